@@ -1,0 +1,26 @@
+"""Shared primitives of the agents-testing doubles: snapshots, errors and the step script."""
+
+from __future__ import annotations
+
+from ._errors import (
+    AgentsTestingError,
+    InvalidStepError,
+    UnconsumedStepsError,
+    UnexpectedCallError,
+    ordinal,
+)
+from ._script import Entry, StepScript
+from ._snapshot import SnapshotCache, detach, readonly
+
+__all__ = [
+    "AgentsTestingError",
+    "Entry",
+    "InvalidStepError",
+    "SnapshotCache",
+    "StepScript",
+    "UnconsumedStepsError",
+    "UnexpectedCallError",
+    "detach",
+    "ordinal",
+    "readonly",
+]

@@ -1,0 +1,108 @@
+"""The strict FIFO step script that every double consumes.
+
+A :class:`StepScript` holds normalized steps in one global order. The code under test
+may only consume the head: :meth:`StepScript.take` hands it out when the caller's
+``accept`` predicate agrees and otherwise leaves it pending. The queue holds
+:class:`Entry` objects rather than bare steps so that later kinds of entry (a group of
+steps accepted in any order) can sit in the same queue without changing the API.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from typing import Generic, TypeVar
+
+__all__ = ["Entry", "StepScript"]
+
+S = TypeVar("S")
+
+
+class Entry(Generic[S]):
+    """One position of the script: a single step, consumed whole."""
+
+    __slots__ = ("step",)
+
+    def __init__(self, step: S) -> None:
+        self.step = step
+
+    def candidates(self) -> tuple[S, ...]:
+        """The steps that may be consumed at this position, in preference order."""
+        return (self.step,)
+
+    def consume(self, step: S) -> bool:
+        """Mark ``step`` used; return True when the entry is exhausted."""
+        return True
+
+    def pending(self) -> tuple[S, ...]:
+        """The steps of this entry not yet consumed."""
+        return (self.step,)
+
+
+class StepScript(Generic[S]):
+    """Strict FIFO of scripted steps with a consumed-count and completeness check."""
+
+    __slots__ = ("_consumed", "_entries")
+
+    def __init__(self, steps: Iterable[S] = ()) -> None:
+        self._entries: deque[Entry[S]] = deque(Entry(step) for step in steps)
+        self._consumed = 0
+
+    def append(self, step: S) -> None:
+        """Queue one already-validated step at the end."""
+        self._entries.append(Entry(step))
+
+    def append_entry(self, entry: Entry[S]) -> None:
+        """Queue a custom entry (for example a group of steps) at the end."""
+        self._entries.append(entry)
+
+    def extend(self, steps: Iterable[S]) -> None:
+        """Queue already-validated steps at the end, in order."""
+        self._entries.extend(Entry(step) for step in steps)
+
+    @property
+    def consumed(self) -> int:
+        """How many steps have been taken so far."""
+        return self._consumed
+
+    def __len__(self) -> int:
+        return sum(len(entry.pending()) for entry in self._entries)
+
+    def __bool__(self) -> bool:
+        return bool(self._entries)
+
+    def __iter__(self) -> Iterator[S]:
+        for entry in self._entries:
+            yield from entry.pending()
+
+    def pending(self) -> tuple[S, ...]:
+        """Every step not yet consumed, in script order."""
+        return tuple(self)
+
+    def peek(self) -> S | None:
+        """The step the next call would get first, or ``None`` when the script is done."""
+        if not self._entries:
+            return None
+        return self._entries[0].candidates()[0]
+
+    def take(self, accept: Callable[[S], bool] | None = None) -> S | None:
+        """Consume and return the first eligible step that ``accept`` agrees to.
+
+        Returns ``None`` and consumes nothing when the script is done or no eligible
+        step is accepted. Exceptions from ``accept`` propagate and leave the step pending.
+        """
+        if not self._entries:
+            return None
+        head = self._entries[0]
+        for step in head.candidates():
+            if accept is None or accept(step):
+                if head.consume(step):
+                    self._entries.popleft()
+                self._consumed += 1
+                return step
+        return None
+
+    def assert_complete(self, error: Callable[[tuple[S, ...]], BaseException]) -> None:
+        """Raise ``error(pending)`` when steps are left; do nothing otherwise."""
+        if self._entries:
+            raise error(self.pending())

@@ -1,0 +1,5 @@
+"""agents-testing model boundary."""
+
+from __future__ import annotations
+
+__all__: list[str] = []

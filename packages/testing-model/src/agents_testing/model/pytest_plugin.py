@@ -1,0 +1,3 @@
+"""pytest plugin of the model boundary, loaded by pytest through the pytest11 entry point."""
+
+from __future__ import annotations

@@ -1,0 +1,5 @@
+"""agents-testing sandbox boundary."""
+
+from __future__ import annotations
+
+__all__: list[str] = []
