@@ -1,0 +1,76 @@
+"""The desk's agents: triage hands off to booking or support."""
+
+from __future__ import annotations
+
+from agents import Agent, Model, ModelRetrySettings, ModelSettings, retry_policies
+from agents.extensions.handoff_prompt import prompt_with_handoff_instructions
+from pydantic import BaseModel
+
+from .domain import Booking, TravelDeskContext
+from .guardrails import no_card_numbers
+from .tools import book_flight, booking_status, cancel_booking, search_flights
+
+# A model name, a Model instance, or None for the SDK's default model.
+ModelChoice = str | Model | None
+
+# Retry transient model failures the provider marks as retryable, and network blips;
+# never more than twice, so a customer is not kept waiting.
+RETRY = ModelRetrySettings(
+    max_retries=2,
+    backoff={"initial_delay": 0.25, "max_delay": 1.0},
+    policy=retry_policies.any(retry_policies.provider_suggested(), retry_policies.network_error()),
+)
+MODEL_SETTINGS = ModelSettings(retry=RETRY)
+
+
+class BookingReply(BaseModel):
+    """What the booking agent answers: a message, and the booking when one was made."""
+
+    message: str
+    booking: Booking | None
+
+
+def booking_agent(model: ModelChoice = None) -> Agent[TravelDeskContext]:
+    """Finds flights and books seats; answers with a :class:`BookingReply`."""
+    return Agent[TravelDeskContext](
+        name="Booking agent",
+        handoff_description="Searches flights and books seats.",
+        instructions=prompt_with_handoff_instructions(
+            "You book flights. Search before booking, book only the flight the customer "
+            "chose, and put the booking in your reply when one was made."
+        ),
+        model=model,
+        model_settings=MODEL_SETTINGS,
+        tools=[search_flights, book_flight],
+        output_type=BookingReply,
+    )
+
+
+def support_agent(model: ModelChoice = None) -> Agent[TravelDeskContext]:
+    """Looks up and cancels existing bookings."""
+    return Agent[TravelDeskContext](
+        name="Support agent",
+        handoff_description="Looks up and cancels existing bookings.",
+        instructions=prompt_with_handoff_instructions(
+            "You help with existing bookings. Look a booking up before changing it. "
+            "If the booking system refuses, explain why in one sentence."
+        ),
+        model=model,
+        model_settings=MODEL_SETTINGS,
+        tools=[booking_status, cancel_booking],
+    )
+
+
+def triage_agent(model: ModelChoice = None) -> Agent[TravelDeskContext]:
+    """The first agent a customer talks to; routes to booking or support."""
+    return Agent[TravelDeskContext](
+        name="Triage agent",
+        instructions=prompt_with_handoff_instructions(
+            "You greet travellers. Hand new trips to the booking agent and questions "
+            "about existing bookings to the support agent. Answer small talk yourself."
+        ),
+        model=model,
+        model_settings=MODEL_SETTINGS,
+        handoffs=[booking_agent(model), support_agent(model)],
+        input_guardrails=[no_card_numbers],
+    )

@@ -1,0 +1,67 @@
+"""The voice front desk: speech in, an agent, speech out."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from agents import Agent
+from agents.voice import (
+    SingleAgentVoiceWorkflow,
+    STTModel,
+    TTSModel,
+    TTSModelSettings,
+    VoicePipeline,
+    VoicePipelineConfig,
+    VoiceWorkflowBase,
+)
+
+from .domain import FlightCatalog
+from .team import MODEL_SETTINGS, ModelChoice
+from .tools import departure_board
+
+GREETING = "Welcome to the travel desk. Which flight can I help with?"
+
+
+def front_desk_agent(catalog: FlightCatalog, model: ModelChoice = None) -> Agent[None]:
+    """Answers spoken questions about seat availability."""
+    return Agent(
+        name="Voice front desk",
+        instructions=(
+            "You are speaking, not writing: answer in one or two short sentences without "
+            "lists or markdown. Use the departure board for any flight you are asked about."
+        ),
+        model=model,
+        model_settings=MODEL_SETTINGS,
+        tools=[departure_board(catalog)],
+    )
+
+
+class FrontDeskWorkflow(SingleAgentVoiceWorkflow):
+    """The single-agent workflow, greeting the caller when a live audio stream opens."""
+
+    async def on_start(self) -> AsyncIterator[str]:
+        yield GREETING
+
+
+def front_desk_pipeline(
+    *,
+    catalog: FlightCatalog | None = None,
+    model: ModelChoice = None,
+    workflow: VoiceWorkflowBase | None = None,
+    stt_model: STTModel | str | None = None,
+    tts_model: TTSModel | str | None = None,
+    config: VoicePipelineConfig | None = None,
+) -> VoicePipeline:
+    """The front desk pipeline; models left as None come from the default voice provider.
+
+    ``workflow`` replaces the agent workflow, for instance to bridge to a human operator.
+    """
+    if workflow is None:
+        agent = front_desk_agent(catalog or FlightCatalog.sample(), model)
+        workflow = FrontDeskWorkflow(agent)
+    if config is None:
+        config = VoicePipelineConfig(
+            workflow_name="Voice front desk",
+            tts_settings=TTSModelSettings(voice="nova"),
+        )
+    return VoicePipeline(workflow=workflow, stt_model=stt_model, tts_model=tts_model, config=config)
