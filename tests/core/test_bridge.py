@@ -1,0 +1,176 @@
+"""The import bridge in the environment the tests run in (the editable workspace install).
+
+Every check runs a fresh interpreter, because the bridge acts at start-up.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agents_testing.core import compat
+
+PACKAGES = Path(__file__).resolve().parents[2] / "packages"
+
+
+def _run(code: str, *, bridge: str | None = None) -> Any:
+    env = dict(os.environ)
+    env.pop("AGENTS_TESTING_BRIDGE", None)
+    if bridge is not None:
+        env["AGENTS_TESTING_BRIDGE"] = bridge
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+ORIGINS = """
+import json, importlib
+names = ["agents.testing", "agents.testing.model", "agents.testing.sandbox",
+         "agents.realtime.testing", "agents.voice.testing"]
+print(json.dumps({n: importlib.import_module(n).__spec__.origin for n in names}))
+"""
+
+
+def test_bridged_names_come_from_this_project() -> None:
+    origins = _run(ORIGINS)
+
+    for name, origin in origins.items():
+        assert Path(origin).resolve().is_relative_to(PACKAGES), (name, origin)
+
+
+def test_boundary_modules_are_the_package_modules_themselves() -> None:
+    same = _run(
+        """
+import json
+import agents.testing.model, agents_testing.model
+import agents.testing.sandbox, agents_testing.sandbox
+import agents.realtime.testing, agents_testing.realtime
+import agents.voice.testing, agents_testing.voice
+import agents.realtime, agents.voice
+print(json.dumps([
+    agents.testing.model is agents_testing.model,
+    agents.testing.sandbox is agents_testing.sandbox,
+    agents.realtime.testing is agents_testing.realtime,
+    agents.voice.testing is agents_testing.voice,
+    agents_testing.realtime.__name__ == "agents_testing.realtime",
+    agents_testing.realtime.__spec__.name == "agents_testing.realtime",
+]))
+"""
+    )
+    assert same == [True] * 6
+
+
+def test_agents_testing_is_the_union_of_model_and_sandbox() -> None:
+    union = _run(
+        """
+import json
+import agents.testing, agents_testing.model, agents_testing.sandbox
+members = {**{n: getattr(agents_testing.sandbox, n) for n in agents_testing.sandbox.__all__},
+           **{n: getattr(agents_testing.model, n) for n in agents_testing.model.__all__}}
+print(json.dumps({
+    "all": sorted(agents.testing.__all__),
+    "expected": sorted(members),
+    "identical": all(getattr(agents.testing, n) is obj for n, obj in members.items()),
+    "top_level_clean": not any(hasattr(__import__("agents"), n) for n in members),
+}))
+"""
+    )
+    assert union["all"] == union["expected"]
+    assert union["identical"] is True
+    assert union["top_level_clean"] is True
+
+
+def test_finder_is_installed_at_start_up_without_importing_anything_heavy() -> None:
+    on = _run(
+        "import sys, json; "
+        "print(json.dumps([type(sys.meta_path[0]).__name__, sorted(sys.modules)]))"
+    )
+    off = _run("import sys, json; print(json.dumps(sorted(sys.modules)))", bridge="0")
+
+    assert on[0] == "BridgeFinder"
+    added = set(on[1]) - set(off)
+    assert added <= {"_agents_testing_bridge", "__future__"}
+    assert "agents" not in on[1]
+    assert "importlib.metadata" not in on[1]
+
+
+def test_bridge_can_be_turned_off() -> None:
+    state = _run(
+        """
+import sys, json, importlib
+finders = [type(f).__name__ for f in sys.meta_path]
+try:
+    origin = importlib.import_module("agents.testing").__spec__.origin
+except ModuleNotFoundError:
+    origin = None
+import agents_testing.model
+print(json.dumps({"finders": finders, "origin": origin}))
+""",
+        bridge="0",
+    )
+
+    assert "BridgeFinder" not in state["finders"]
+    if compat.has_builtin_testing():
+        assert not Path(state["origin"]).resolve().is_relative_to(PACKAGES)
+        assert Path(state["origin"]).parts[-3:] == ("agents", "testing", "__init__.py")
+    else:
+        assert state["origin"] is None
+
+
+@pytest.mark.skipif(
+    not compat.has_builtin_testing(),
+    reason="the SDK ships its own testing modules from 0.21",
+)
+def test_bridge_takes_precedence_over_the_sdk_testing_modules() -> None:
+    origins = _run(ORIGINS)
+    builtin = _run(
+        """
+import json, importlib
+print(json.dumps({n: importlib.import_module(n).__spec__.origin
+                  for n in ["agents.testing", "agents.realtime.testing", "agents.voice.testing"]}))
+""",
+        bridge="0",
+    )
+
+    for name, sdk_origin in builtin.items():
+        assert not Path(sdk_origin).resolve().is_relative_to(PACKAGES)
+        assert Path(origins[name]).resolve().is_relative_to(PACKAGES)
+
+
+def test_installing_twice_keeps_one_finder() -> None:
+    count = _run(
+        """
+import sys, json, _agents_testing_bridge as bridge
+bridge.install(); bridge.install()
+n = sum(isinstance(f, bridge.BridgeFinder) for f in sys.meta_path)
+bridge.uninstall()
+print(json.dumps([n, sum(isinstance(f, bridge.BridgeFinder) for f in sys.meta_path)]))
+"""
+    )
+    assert count == [1, 0]
+
+
+def test_finder_ignores_every_other_name() -> None:
+    import _agents_testing_bridge as bridge
+
+    finder = bridge.BridgeFinder()
+    for name in ("agents", "agents.run", "agents.testing.other", "json", "agents_testing.model"):
+        assert finder.find_spec(name) is None
+    assert finder.find_spec("agents.voice.testing") is not None
+
+
+def test_symbol_table_matches_the_boundary_exports() -> None:
+    import _agents_testing_bridge as bridge
+    import agents_testing.model
+    import agents_testing.sandbox
+
+    assert bridge._BOUNDARY_SYMBOLS["model"] == frozenset(agents_testing.model.__all__)
+    assert bridge._BOUNDARY_SYMBOLS["sandbox"] == frozenset(agents_testing.sandbox.__all__)
