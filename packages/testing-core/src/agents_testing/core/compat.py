@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-__all__ = ["MINIMUM_SDK", "has_builtin_testing", "sdk_at_least", "sdk_version"]
+__all__ = [
+    "MINIMUM_SDK",
+    "function_arguments_done_has_name",
+    "has_builtin_testing",
+    "model_response_has_raw_usage",
+    "sdk_at_least",
+    "sdk_version",
+]
 
 MINIMUM_SDK = (0, 14)
 
@@ -37,3 +44,138 @@ def sdk_at_least(*release: int) -> bool:
 def has_builtin_testing() -> bool:
     """Whether the installed SDK ships its own ``agents.testing`` (0.21 and later)."""
     return sdk_at_least(0, 21)
+
+
+# --- Real provider models and the global tracing switch (used by the pytest plugin) ---
+
+__all__ += ["TracingState", "capture_tracing_state", "provider_model_methods"]
+
+# The SDK models that send requests to a provider, with the public methods through
+# which every request starts. Subclasses (``OpenAIResponsesWSModel``, the SIP realtime
+# model, ...) reach the provider through these same methods. Identical from 0.14 to
+# 0.24; a release that moves or renames one gets its entry here.
+_PROVIDER_MODEL_METHODS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    (
+        "agents.models.openai_responses",
+        "OpenAIResponsesModel",
+        ("get_response", "stream_response"),
+    ),
+    (
+        "agents.models.openai_chatcompletions",
+        "OpenAIChatCompletionsModel",
+        ("get_response", "stream_response"),
+    ),
+    ("agents.realtime.openai_realtime", "OpenAIRealtimeWebSocketModel", ("connect",)),
+    ("agents.voice.models.openai_stt", "OpenAISTTModel", ("transcribe", "create_session")),
+    ("agents.voice.models.openai_tts", "OpenAITTSModel", ("run",)),
+)
+
+
+@lru_cache(maxsize=1)
+def provider_model_methods() -> tuple[tuple[type, tuple[str, ...]], ...]:
+    """The installed SDK's provider-backed model classes with their request methods.
+
+    Classes whose module cannot be imported (the realtime or voice extra is not
+    installed) are left out: code in that environment cannot use them either.
+    """
+    from importlib import import_module
+
+    found: list[tuple[type, tuple[str, ...]]] = []
+    for module_name, class_name, methods in _PROVIDER_MODEL_METHODS:
+        try:
+            module = import_module(module_name)
+        except ImportError:
+            continue
+        cls = getattr(module, class_name, None)
+        if isinstance(cls, type):
+            found.append((cls, tuple(name for name in methods if name in vars(cls))))
+    return tuple(found)
+
+
+class TracingState:
+    """The global tracing switch as it was, so a test can turn tracing off and put it back.
+
+    The SDK has a public setter (``agents.set_tracing_disabled``) but no getter. Its
+    default provider keeps the manual override in ``_manual_disabled`` (``None`` means
+    "follow OPENAI_AGENTS_DISABLE_TRACING"), the same from 0.14 to 0.24; restoring that
+    value, not just a boolean, keeps the environment variable in charge afterwards.
+    """
+
+    __slots__ = ("_manual", "_provider")
+
+    def __init__(self) -> None:
+        from agents.tracing import get_trace_provider
+
+        self._provider = get_trace_provider()
+        self._manual: object = getattr(self._provider, "_manual_disabled", _UNKNOWN)
+
+    def restore(self) -> None:
+        """Put the switch of the provider that was current at capture time back."""
+        if self._manual is _UNKNOWN:
+            # A custom provider without a readable state: tracing was on by default.
+            self._provider.set_disabled(False)
+            return
+        self._provider._manual_disabled = self._manual  # type: ignore[attr-defined]
+        refresh = getattr(self._provider, "_refresh_disabled_flag", None)
+        if callable(refresh):
+            refresh()
+        elif isinstance(self._manual, bool):
+            self._provider.set_disabled(self._manual)
+
+
+_UNKNOWN = object()
+
+
+def capture_tracing_state() -> TracingState:
+    """Remember the global tracing switch; call ``.restore()`` on the result to put it back."""
+    return TracingState()
+
+
+@lru_cache(maxsize=1)
+def model_response_has_raw_usage() -> bool:
+    """Whether ``agents.ModelResponse`` has the ``raw_usage`` field (newer releases)."""
+    import dataclasses
+
+    from agents.items import ModelResponse
+
+    return any(field.name == "raw_usage" for field in dataclasses.fields(ModelResponse))
+
+
+@lru_cache(maxsize=1)
+def function_arguments_done_has_name() -> bool:
+    """Whether the bundled ``openai`` function-call-arguments done event carries ``name``."""
+    from openai.types.responses import ResponseFunctionCallArgumentsDoneEvent
+
+    return "name" in ResponseFunctionCallArgumentsDoneEvent.model_fields
+
+
+# --- Realtime boundary ---
+
+__all__ += ["realtime_has_conditional_send", "realtime_has_output_text_events"]
+
+
+def realtime_has_output_text_events() -> bool:
+    """Whether ``agents.realtime`` has ``RealtimeModelOutputTextDeltaEvent`` (0.20 and later)."""
+    return sdk_at_least(0, 20)
+
+
+def realtime_has_conditional_send() -> bool:
+    """Whether sessions commit guardrail feedback through ``RealtimeModel.send_event_if`` (0.20+)."""
+    return sdk_at_least(0, 20)
+
+
+# --- Sandbox boundary ---
+
+__all__ += ["sandbox_optional_operations"]
+
+# Public workspace operations of ``BaseSandboxSession`` that only some releases have
+# (``mv`` and ``same_file`` arrived after 0.14; both back apply_patch moves).
+_SANDBOX_OPTIONAL_OPERATIONS: tuple[str, ...] = ("mv", "same_file")
+
+
+@lru_cache(maxsize=1)
+def sandbox_optional_operations() -> tuple[str, ...]:
+    """The optional public sandbox session operations the installed SDK has, e.g. ``("mv",)``."""
+    from agents.sandbox.session.base_sandbox_session import BaseSandboxSession
+
+    return tuple(name for name in _SANDBOX_OPTIONAL_OPERATIONS if hasattr(BaseSandboxSession, name))

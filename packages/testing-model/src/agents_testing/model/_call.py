@@ -1,0 +1,169 @@
+"""The recorded form of one model request."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from agents_testing.core import SnapshotCache, detach
+
+if TYPE_CHECKING:
+    from agents.agent_output import AgentOutputSchemaBase
+    from agents.handoffs import Handoff
+    from agents.items import TResponseInputItem
+    from agents.model_settings import ModelSettings
+    from agents.models.interface import ModelTracing
+    from agents.tool import Tool
+    from openai.types.responses.response_prompt_param import ResponsePromptParam
+
+__all__ = ["ModelCall"]
+
+
+class ModelCall:
+    """One request the runner made to a :class:`ScriptedModel`, as the SDK normalized it.
+
+    ``input``, ``model_settings`` and ``prompt`` are detached snapshots taken at the
+    call: each access returns a fresh copy, so neither later mutation by the runner
+    nor by the test changes what was recorded. ``tools``, ``handoffs``,
+    ``output_schema`` and ``tracing`` are the very objects the runner passed
+    (``tools`` and ``handoffs`` come in a new list each time).
+    """
+
+    __slots__ = (
+        "_conversation_id",
+        "_handoffs",
+        "_input",
+        "_model_settings",
+        "_output_schema",
+        "_previous_response_id",
+        "_prompt",
+        "_streamed",
+        "_system_instructions",
+        "_tools",
+        "_tracing",
+    )
+
+    _input: str | tuple[Any, ...]
+    _model_settings: ModelSettings
+    _prompt: ResponsePromptParam | None
+    _tools: tuple[Tool, ...]
+    _handoffs: tuple[Handoff[Any, Any], ...]
+    _output_schema: AgentOutputSchemaBase | None
+    _tracing: ModelTracing
+    _system_instructions: str | None
+    _previous_response_id: str | None
+    _conversation_id: str | None
+    _streamed: bool
+
+    def __init__(self) -> None:
+        raise TypeError("ModelCall objects are recorded by ScriptedModel; read them from .calls.")
+
+    @classmethod
+    def _record(
+        cls,
+        cache: SnapshotCache,
+        *,
+        system_instructions: str | None,
+        input: str | Sequence[TResponseInputItem],
+        model_settings: ModelSettings,
+        tools: Sequence[Tool],
+        output_schema: AgentOutputSchemaBase | None,
+        handoffs: Sequence[Handoff[Any, Any]],
+        tracing: ModelTracing,
+        previous_response_id: str | None,
+        conversation_id: str | None,
+        prompt: ResponsePromptParam | None,
+        streamed: bool,
+    ) -> ModelCall:
+        call = object.__new__(cls)
+        setter = object.__setattr__
+        # The runner resends the whole conversation every turn; the cache lets
+        # unchanged items share one private snapshot instead of being copied again.
+        snapshot = cache.snapshot
+        setter(
+            call,
+            "_input",
+            input if isinstance(input, str) else tuple([snapshot(item) for item in input]),
+        )
+        setter(call, "_model_settings", snapshot(model_settings))
+        setter(call, "_prompt", None if prompt is None else detach(prompt))
+        setter(call, "_tools", tuple(tools))
+        setter(call, "_handoffs", tuple(handoffs))
+        setter(call, "_output_schema", output_schema)
+        setter(call, "_tracing", tracing)
+        setter(call, "_system_instructions", system_instructions)
+        setter(call, "_previous_response_id", previous_response_id)
+        setter(call, "_conversation_id", conversation_id)
+        setter(call, "_streamed", streamed)
+        return call
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"ModelCall is a read-only record; cannot set {name!r}.")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"ModelCall is a read-only record; cannot delete {name!r}.")
+
+    @property
+    def input(self) -> str | list[TResponseInputItem]:
+        """A fresh detached copy of the input items (or the input string) the runner sent."""
+        if isinstance(self._input, str):
+            return self._input
+        return [detach(item) for item in self._input]
+
+    @property
+    def model_settings(self) -> ModelSettings:
+        """A fresh detached copy of the resolved model settings of the request."""
+        return detach(self._model_settings)
+
+    @property
+    def prompt(self) -> ResponsePromptParam | None:
+        """A fresh detached copy of the prompt configuration, if any."""
+        return None if self._prompt is None else detach(self._prompt)
+
+    @property
+    def tools(self) -> list[Tool]:
+        """The tool objects the runner passed, in a new list."""
+        return list(self._tools)
+
+    @property
+    def handoffs(self) -> list[Handoff[Any, Any]]:
+        """The handoff objects the runner passed, in a new list."""
+        return list(self._handoffs)
+
+    @property
+    def output_schema(self) -> AgentOutputSchemaBase | None:
+        """The output schema object the runner passed (identity kept)."""
+        return self._output_schema
+
+    @property
+    def tracing(self) -> ModelTracing:
+        """The tracing mode the runner passed."""
+        return self._tracing
+
+    @property
+    def system_instructions(self) -> str | None:
+        """The system instructions of the request."""
+        return self._system_instructions
+
+    @property
+    def previous_response_id(self) -> str | None:
+        """The previous response id the runner passed, if any."""
+        return self._previous_response_id
+
+    @property
+    def conversation_id(self) -> str | None:
+        """The conversation id the runner passed, if any."""
+        return self._conversation_id
+
+    @property
+    def streamed(self) -> bool:
+        """True for ``stream_response`` (``Runner.run_streamed``), False for ``get_response``."""
+        return self._streamed
+
+    def __repr__(self) -> str:
+        size = "str" if isinstance(self._input, str) else f"{len(self._input)} items"
+        return (
+            f"ModelCall(streamed={self._streamed}, input=<{size}>, "
+            f"tools={[getattr(tool, 'name', tool) for tool in self._tools]!r}, "
+            f"system_instructions={self._system_instructions!r})"
+        )

@@ -1,0 +1,113 @@
+"""Errors raised by :class:`~agents_testing.model.ScriptedModel`.
+
+Every error inherits :class:`ModelScriptError` and one of the core kind bases, so a
+test can catch "any model script problem" or "any leftover step of any double".
+Index fields are 0-based; messages count calls and steps from 1.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from agents_testing.core import (
+    AgentsTestingError,
+    InvalidStepError,
+    UnconsumedStepsError,
+    UnexpectedCallError,
+    ordinal,
+)
+
+if TYPE_CHECKING:
+    from ._call import ModelCall
+    from ._step import ModelStep
+
+__all__ = [
+    "InvalidModelStep",
+    "InvalidModelStepReason",
+    "ModelScriptError",
+    "UnconsumedModelSteps",
+    "UnexpectedModelCall",
+]
+
+InvalidModelStepReason = Literal[
+    "invalid_input",
+    "unsupported_field",
+    "invalid_error",
+    "invalid_responder",
+    "invalid_stream_events",
+    "conflicting_outcomes",
+    "invalid_retry_advice",
+]
+
+
+class ModelScriptError(AgentsTestingError):
+    """Base of every error raised by the model boundary's doubles."""
+
+
+class InvalidModelStep(ModelScriptError, InvalidStepError):
+    """A model step was malformed; it was rejected before it was queued or used.
+
+    ``reason`` is one of :data:`InvalidModelStepReason`; ``input_index`` is the 0-based
+    position of the step in the sequence given to the constructor, ``extend()`` (or 0
+    for ``enqueue()``). Responder results and stream factories are checked when the
+    call uses them and report the index of the step that held the responder.
+    """
+
+    reason: InvalidModelStepReason
+    input_index: int
+
+    def __init__(self, reason: InvalidModelStepReason, input_index: int, detail: str) -> None:
+        self.reason = reason
+        self.input_index = input_index
+        self.detail = detail
+        super().__init__(f"Model step {ordinal(input_index)} is invalid ({reason}): {detail}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.reason, self.input_index, self.detail))
+
+
+class UnexpectedModelCall(ModelScriptError, UnexpectedCallError):
+    """The workflow asked the model for a response after the script ran out.
+
+    ``call`` is the recorded request and ``call_index`` its 0-based position in
+    ``ScriptedModel.calls``.
+    """
+
+    def __init__(self, call: ModelCall, call_index: int) -> None:
+        self.call = call
+        self.call_index = call_index
+        mode = "streamed" if call.streamed else "non-streamed"
+        super().__init__(
+            f"Unexpected model call {ordinal(call_index)} ({mode}): every scripted step "
+            f"was already used. Add a step for this call (constructor, enqueue() or "
+            f"extend()) or find out why the workflow made another model request."
+        )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.call, self.call_index))
+
+
+class UnconsumedModelSteps(ModelScriptError, UnconsumedStepsError):
+    """``assert_complete()`` found scripted steps the workflow never used.
+
+    ``remaining_steps`` is how many are left (the same number as
+    ``ScriptedModel.remaining_steps``); ``pending_steps`` holds them, in script order.
+    """
+
+    remaining_steps: int
+
+    def __init__(self, pending_steps: tuple[ModelStep, ...], consumed: int) -> None:
+        self.pending_steps = pending_steps
+        self.remaining_steps = len(pending_steps)
+        self.consumed = consumed
+        first = ordinal(consumed)
+        noun = "step was" if self.remaining_steps == 1 else "steps were"
+        super().__init__(
+            f"{self.remaining_steps} scripted model {noun} never used (the workflow "
+            f"stopped after {consumed} model call(s); the first unused one is step "
+            f"{first} of the script). Check why the workflow ended early, or remove "
+            f"the extra steps."
+        )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.pending_steps, self.consumed))

@@ -1,0 +1,312 @@
+"""The automatic streaming lifecycle of a scripted response.
+
+An ordinary step serves ``Runner.run_streamed`` by replaying its output as the
+normalized Responses events a provider adapter would yield: response created and in
+progress, then per item "added", its deltas and "done" events, and finally
+``response.completed`` carrying the whole output and usage. Events are built with
+``model_construct`` because every field is produced here and already typed; that
+keeps the per-turn cost flat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from agents.items import TResponseOutputItem, TResponseStreamEvent
+from agents.usage import Usage
+from openai.types.responses import (
+    Response,
+    ResponseApplyPatchToolCall,
+    ResponseCompletedEvent,
+    ResponseContentPartAddedEvent,
+    ResponseContentPartDoneEvent,
+    ResponseCreatedEvent,
+    ResponseFunctionCallArgumentsDeltaEvent,
+    ResponseFunctionCallArgumentsDoneEvent,
+    ResponseFunctionToolCall,
+    ResponseInProgressEvent,
+    ResponseOutputItemAddedEvent,
+    ResponseOutputItemDoneEvent,
+    ResponseOutputMessage,
+    ResponseOutputRefusal,
+    ResponseOutputText,
+    ResponseReasoningItem,
+    ResponseReasoningSummaryPartAddedEvent,
+    ResponseReasoningSummaryPartDoneEvent,
+    ResponseReasoningSummaryTextDeltaEvent,
+    ResponseReasoningSummaryTextDoneEvent,
+    ResponseReasoningTextDeltaEvent,
+    ResponseReasoningTextDoneEvent,
+    ResponseRefusalDeltaEvent,
+    ResponseRefusalDoneEvent,
+    ResponseTextDeltaEvent,
+    ResponseTextDoneEvent,
+    ResponseUsage,
+)
+from openai.types.responses.response_reasoning_summary_part_added_event import (
+    Part as SummaryPartAdded,
+)
+from openai.types.responses.response_reasoning_summary_part_done_event import (
+    Part as SummaryPartDone,
+)
+from openai.types.responses.response_usage import InputTokensDetails, OutputTokensDetails
+
+from agents_testing.core import compat
+
+__all__ = ["SCRIPTED_MODEL_NAME", "STREAMABLE_TYPES", "lifecycle_events", "unstreamable_item"]
+
+SCRIPTED_MODEL_NAME = "scripted-model"
+
+STREAMABLE_TYPES = frozenset({"message", "reasoning", "function_call", "apply_patch_call"})
+"""Output item types that have an automatic streaming lifecycle."""
+
+_ARGS_DONE_HAS_NAME = compat.function_arguments_done_has_name()
+
+
+def unstreamable_item(items: Sequence[TResponseOutputItem]) -> tuple[int, str] | None:
+    """The position and type of the first item without a lifecycle, or None."""
+    for position, item in enumerate(items):
+        kind = item.type
+        if kind not in STREAMABLE_TYPES or not isinstance(item, _STREAMABLE_CLASSES[kind]):
+            return position, kind
+    return None
+
+
+_STREAMABLE_CLASSES: dict[str, type[Any]] = {
+    "message": ResponseOutputMessage,
+    "reasoning": ResponseReasoningItem,
+    "function_call": ResponseFunctionToolCall,
+    "apply_patch_call": ResponseApplyPatchToolCall,
+}
+
+
+def response_usage(usage: Usage) -> ResponseUsage:
+    """The Responses-API usage object that carries ``usage`` in ``response.completed``."""
+    return ResponseUsage.model_construct(
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        total_tokens=usage.total_tokens,
+        input_tokens_details=InputTokensDetails.model_construct(
+            cached_tokens=usage.input_tokens_details.cached_tokens
+        ),
+        output_tokens_details=OutputTokensDetails.model_construct(
+            reasoning_tokens=usage.output_tokens_details.reasoning_tokens
+        ),
+    )
+
+
+def _response(
+    response_id: str,
+    output: list[TResponseOutputItem],
+    status: str,
+    usage: ResponseUsage | None,
+    request_id: str | None,
+) -> Response:
+    response = Response.model_construct(
+        id=response_id,
+        object="response",
+        created_at=0.0,
+        model=SCRIPTED_MODEL_NAME,
+        output=output,
+        parallel_tool_calls=False,
+        tool_choice="auto",
+        tools=[],
+        status=status,
+        usage=usage,
+    )
+    if request_id is not None:
+        # The runner reads the transport request id from this private attribute.
+        object.__setattr__(response, "_request_id", request_id)
+    return response
+
+
+def lifecycle_events(
+    response_id: str,
+    output: Sequence[TResponseOutputItem],
+    usage: Usage,
+    request_id: str | None = None,
+) -> Iterator[TResponseStreamEvent]:
+    """Yield the normalized event sequence of a response made of ``output``.
+
+    The caller checks :func:`unstreamable_item` first; every item here has a lifecycle.
+    """
+    sequence = 0
+
+    def number() -> int:
+        nonlocal sequence
+        sequence += 1
+        return sequence - 1
+
+    yield ResponseCreatedEvent.model_construct(
+        type="response.created",
+        sequence_number=number(),
+        response=_response(response_id, [], "in_progress", None, request_id),
+    )
+    yield ResponseInProgressEvent.model_construct(
+        type="response.in_progress",
+        sequence_number=number(),
+        response=_response(response_id, [], "in_progress", None, request_id),
+    )
+    for index, item in enumerate(output):
+        item_id = item.id or f"{response_id}_item_{index}"
+        kind = item.type
+        if kind == "message":
+            started: Any = item.model_copy(update={"content": [], "status": "in_progress"})
+        elif kind == "function_call":
+            started = item.model_copy(update={"arguments": "", "status": "in_progress"})
+        elif kind == "reasoning":
+            started = item.model_copy(update={"summary": [], "content": None})
+        else:
+            started = item.model_copy(update={"status": "in_progress"})
+        yield ResponseOutputItemAddedEvent.model_construct(
+            type="response.output_item.added",
+            sequence_number=number(),
+            output_index=index,
+            item=started,
+        )
+        if kind == "message":
+            yield from _message_events(item, item_id, index, number)  # type: ignore[arg-type]
+        elif kind == "function_call":
+            yield from _function_call_events(item, item_id, index, number)  # type: ignore[arg-type]
+        elif kind == "reasoning":
+            yield from _reasoning_events(item, item_id, index, number)  # type: ignore[arg-type]
+        yield ResponseOutputItemDoneEvent.model_construct(
+            type="response.output_item.done",
+            sequence_number=number(),
+            output_index=index,
+            item=item,
+        )
+    yield ResponseCompletedEvent.model_construct(
+        type="response.completed",
+        sequence_number=number(),
+        response=_response(
+            response_id, list(output), "completed", response_usage(usage), request_id
+        ),
+    )
+
+
+def _message_events(
+    item: ResponseOutputMessage, item_id: str, index: int, number: Any
+) -> Iterator[TResponseStreamEvent]:
+    for content_index, part in enumerate(item.content):
+        if isinstance(part, ResponseOutputText):
+            empty: Any = ResponseOutputText.model_construct(
+                type="output_text", text="", annotations=[], logprobs=None
+            )
+        else:
+            empty = ResponseOutputRefusal.model_construct(type="refusal", refusal="")
+        common: dict[str, Any] = {
+            "item_id": item_id,
+            "output_index": index,
+            "content_index": content_index,
+        }
+        yield ResponseContentPartAddedEvent.model_construct(
+            type="response.content_part.added", sequence_number=number(), part=empty, **common
+        )
+        if isinstance(part, ResponseOutputText):
+            if part.text:
+                yield ResponseTextDeltaEvent.model_construct(
+                    type="response.output_text.delta",
+                    sequence_number=number(),
+                    delta=part.text,
+                    logprobs=[],
+                    **common,
+                )
+            yield ResponseTextDoneEvent.model_construct(
+                type="response.output_text.done",
+                sequence_number=number(),
+                text=part.text,
+                logprobs=[],
+                **common,
+            )
+        else:
+            if part.refusal:
+                yield ResponseRefusalDeltaEvent.model_construct(
+                    type="response.refusal.delta",
+                    sequence_number=number(),
+                    delta=part.refusal,
+                    **common,
+                )
+            yield ResponseRefusalDoneEvent.model_construct(
+                type="response.refusal.done",
+                sequence_number=number(),
+                refusal=part.refusal,
+                **common,
+            )
+        yield ResponseContentPartDoneEvent.model_construct(
+            type="response.content_part.done", sequence_number=number(), part=part, **common
+        )
+
+
+def _function_call_events(
+    item: ResponseFunctionToolCall, item_id: str, index: int, number: Any
+) -> Iterator[TResponseStreamEvent]:
+    if item.arguments:
+        yield ResponseFunctionCallArgumentsDeltaEvent.model_construct(
+            type="response.function_call_arguments.delta",
+            sequence_number=number(),
+            item_id=item_id,
+            output_index=index,
+            delta=item.arguments,
+        )
+    done: dict[str, Any] = {"name": item.name} if _ARGS_DONE_HAS_NAME else {}
+    yield ResponseFunctionCallArgumentsDoneEvent.model_construct(
+        type="response.function_call_arguments.done",
+        sequence_number=number(),
+        item_id=item_id,
+        output_index=index,
+        arguments=item.arguments,
+        **done,
+    )
+
+
+def _reasoning_events(
+    item: ResponseReasoningItem, item_id: str, index: int, number: Any
+) -> Iterator[TResponseStreamEvent]:
+    for summary_index, summary in enumerate(item.summary):
+        common: dict[str, Any] = {
+            "item_id": item_id,
+            "output_index": index,
+            "summary_index": summary_index,
+        }
+        yield ResponseReasoningSummaryPartAddedEvent.model_construct(
+            type="response.reasoning_summary_part.added",
+            sequence_number=number(),
+            part=SummaryPartAdded.model_construct(type="summary_text", text=""),
+            **common,
+        )
+        if summary.text:
+            yield ResponseReasoningSummaryTextDeltaEvent.model_construct(
+                type="response.reasoning_summary_text.delta",
+                sequence_number=number(),
+                delta=summary.text,
+                **common,
+            )
+        yield ResponseReasoningSummaryTextDoneEvent.model_construct(
+            type="response.reasoning_summary_text.done",
+            sequence_number=number(),
+            text=summary.text,
+            **common,
+        )
+        yield ResponseReasoningSummaryPartDoneEvent.model_construct(
+            type="response.reasoning_summary_part.done",
+            sequence_number=number(),
+            part=SummaryPartDone.model_construct(type="summary_text", text=summary.text),
+            **common,
+        )
+    for content_index, content in enumerate(item.content or ()):
+        common = {"item_id": item_id, "output_index": index, "content_index": content_index}
+        if content.text:
+            yield ResponseReasoningTextDeltaEvent.model_construct(
+                type="response.reasoning_text.delta",
+                sequence_number=number(),
+                delta=content.text,
+                **common,
+            )
+        yield ResponseReasoningTextDoneEvent.model_construct(
+            type="response.reasoning_text.done",
+            sequence_number=number(),
+            text=content.text,
+            **common,
+        )

@@ -1,0 +1,185 @@
+"""A speech-to-text model that returns scripted transcriptions and sessions."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from agents.voice import AudioInput, StreamedAudioInput, STTModel, STTModelSettings
+
+from agents_testing.core import StepScript, detach
+
+from ._errors import (
+    InvalidVoiceStep,
+    UnconsumedVoiceSteps,
+    UnexpectedVoiceCall,
+    steps_of,
+)
+from ._session import ScriptedTranscriptionSession, TranscriptionTurn
+from ._steps import as_sequence
+
+__all__ = ["STTCall", "STTSessionCall", "ScriptedSTTModel", "SessionSpec", "TranscriptionSpec"]
+
+TranscriptionSpec = str | BaseException
+"""One static transcription: the text, or an exception ``transcribe`` raises instead."""
+
+SessionSpec = ScriptedTranscriptionSession | Sequence[TranscriptionTurn] | BaseException | str
+"""One streamed session: a session, its turns, a single turn, or an exception to raise."""
+
+
+@dataclass(frozen=True)
+class STTCall:
+    """One ``transcribe`` call: a snapshot of the static audio and settings it received."""
+
+    input: AudioInput
+    settings: STTModelSettings
+    trace_include_sensitive_data: bool
+    trace_include_sensitive_audio_data: bool
+
+
+@dataclass(frozen=True)
+class STTSessionCall:
+    """One ``create_session`` call: the live streamed input and a snapshot of the settings."""
+
+    input: StreamedAudioInput
+    settings: STTModelSettings
+    trace_include_sensitive_data: bool
+    trace_include_sensitive_audio_data: bool
+
+
+class ScriptedSTTModel(STTModel):
+    """An ``STTModel`` whose transcriptions and streamed sessions come from a script.
+
+    ``transcribe`` consumes ``transcriptions`` in order; ``create_session`` consumes
+    ``sessions`` in order. A single string is one transcription (or one session of
+    one turn). Apart from the constructor, :meth:`assert_complete` and the inspection
+    properties, every method is the ``STTModel`` interface.
+    """
+
+    def __init__(
+        self,
+        transcriptions: Iterable[TranscriptionSpec] | TranscriptionSpec = (),
+        *,
+        sessions: Iterable[SessionSpec] | SessionSpec = (),
+        model_name: str = "scripted-stt",
+    ) -> None:
+        static = as_sequence(transcriptions, (str,))
+        for index, item in enumerate(static):
+            if not isinstance(item, (str, BaseException)):
+                raise InvalidVoiceStep(
+                    "invalid_transcription",
+                    index,
+                    "a static transcription must be a string or an exception instance, "
+                    f"got {type(item).__name__} {item!r}",
+                )
+        streamed = [
+            _session(item, index)
+            for index, item in enumerate(as_sequence(sessions, (str, ScriptedTranscriptionSession)))
+        ]
+        self._model_name = model_name
+        self._transcriptions: StepScript[TranscriptionSpec] = StepScript(static)  # type: ignore[arg-type]
+        self._sessions: StepScript[ScriptedTranscriptionSession | BaseException] = StepScript(
+            streamed
+        )
+        self._calls: list[STTCall] = []
+        self._session_calls: list[STTSessionCall] = []
+        self._created: list[ScriptedTranscriptionSession] = []
+
+    @property
+    def model_name(self) -> str:
+        return self._model_name
+
+    @property
+    def calls(self) -> tuple[STTCall, ...]:
+        """Every ``transcribe`` call so far, as detached snapshots."""
+        return tuple(detach(call) for call in self._calls)
+
+    @property
+    def session_calls(self) -> tuple[STTSessionCall, ...]:
+        """Every ``create_session`` call so far; the streamed input keeps its identity."""
+        return tuple(
+            dataclasses.replace(call, settings=detach(call.settings))
+            for call in self._session_calls
+        )
+
+    @property
+    def created_sessions(self) -> tuple[ScriptedTranscriptionSession, ...]:
+        """The live sessions handed to the pipeline, in creation order."""
+        return tuple(self._created)
+
+    async def transcribe(
+        self,
+        input: AudioInput,
+        settings: STTModelSettings,
+        trace_include_sensitive_data: bool,
+        trace_include_sensitive_audio_data: bool,
+    ) -> str:
+        call = STTCall(
+            detach(input),
+            detach(settings),
+            trace_include_sensitive_data,
+            trace_include_sensitive_audio_data,
+        )
+        self._calls.append(call)
+        step = self._transcriptions.take()
+        if step is None:
+            raise UnexpectedVoiceCall("static_transcription", call, len(self._calls) - 1)
+        if isinstance(step, BaseException):
+            raise step
+        return step
+
+    async def create_session(
+        self,
+        input: StreamedAudioInput,
+        settings: STTModelSettings,
+        trace_include_sensitive_data: bool,
+        trace_include_sensitive_audio_data: bool,
+    ) -> ScriptedTranscriptionSession:
+        call = STTSessionCall(
+            input,
+            detach(settings),
+            trace_include_sensitive_data,
+            trace_include_sensitive_audio_data,
+        )
+        self._session_calls.append(call)
+        step = self._sessions.take()
+        if step is None:
+            raise UnexpectedVoiceCall("streamed_session", call, len(self._session_calls) - 1)
+        if isinstance(step, BaseException):
+            raise step
+        self._created.append(step)
+        return step
+
+    def assert_complete(self) -> None:
+        """Raise ``UnconsumedVoiceSteps`` for unused transcriptions, sessions and session turns.
+
+        Turns of the sessions this model created count too, including turns skipped
+        because the session was closed.
+        """
+        pending = steps_of("static_transcription", len(self._transcriptions))
+        pending += steps_of("streamed_session", len(self._sessions))
+        for session in self._created:
+            pending += session._pending_kinds()
+        if pending:
+            raise UnconsumedVoiceSteps(pending)
+
+
+def _session(item: object, index: int) -> ScriptedTranscriptionSession | BaseException:
+    if isinstance(item, (ScriptedTranscriptionSession, BaseException)):
+        return item
+    if isinstance(item, str):
+        return ScriptedTranscriptionSession([item])
+    if isinstance(item, Sequence) and not isinstance(item, (bytes, bytearray)):
+        try:
+            return ScriptedTranscriptionSession(item)
+        except InvalidVoiceStep as error:
+            raise InvalidVoiceStep(
+                "invalid_session", index, f"session {index + 1} has an invalid turn: {error}"
+            ) from error
+    raise InvalidVoiceStep(
+        "invalid_session",
+        index,
+        "a session must be a ScriptedTranscriptionSession, a sequence of turns, a string "
+        f"or an exception instance, got {type(item).__name__} {item!r}",
+    )
