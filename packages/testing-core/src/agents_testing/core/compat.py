@@ -179,3 +179,35 @@ def sandbox_optional_operations() -> tuple[str, ...]:
     from agents.sandbox.session.base_sandbox_session import BaseSandboxSession
 
     return tuple(name for name in _SANDBOX_OPTIONAL_OPERATIONS if hasattr(BaseSandboxSession, name))
+
+
+# --- Voice boundary ---
+
+__all__ += [
+    "voice_config_accepts_mapping",
+    "voice_finalizes_intro_turn",
+    "voice_reports_close_errors",
+]
+
+
+def voice_config_accepts_mapping() -> bool:
+    """Whether ``VoicePipeline(config=...)`` accepts a plain dict (0.19+; a dataclass before)."""
+    return sdk_at_least(0, 19)
+
+
+def voice_finalizes_intro_turn() -> bool:
+    """Whether the pipeline ends the ``on_start()`` greeting as its own turn (0.20+).
+
+    Earlier releases leave the greeting in the text buffer, so it is spoken together
+    with the first user turn.
+    """
+    return sdk_at_least(0, 20)
+
+
+def voice_reports_close_errors() -> bool:
+    """Whether a failing ``StreamedTranscriptionSession.close()`` reaches the stream (0.20+).
+
+    Earlier releases let the error escape before the session ends, so the result's
+    ``stream()`` never finishes.
+    """
+    return sdk_at_least(0, 20)
