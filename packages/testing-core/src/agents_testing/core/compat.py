@@ -160,7 +160,7 @@ def realtime_has_output_text_events() -> bool:
 
 
 def realtime_has_conditional_send() -> bool:
-    """Whether sessions commit guardrail feedback through ``RealtimeModel.send_event_if`` (0.20+)."""
+    """Whether sessions send guardrail feedback through ``RealtimeModel.send_event_if`` (0.20+)."""
     return sdk_at_least(0, 20)
 
 

@@ -1,0 +1,107 @@
+"""Errors raised by :class:`ScriptedRealtimeModel` and :class:`RealtimeStep`.
+
+Every error inherits :class:`RealtimeScriptError` and, where one fits, the core kind
+base (invalid step, unexpected call, unconsumed steps). Index fields are 0-based;
+messages count sends and steps from 1.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from agents_testing.core import (
+    AgentsTestingError,
+    InvalidStepError,
+    UnconsumedStepsError,
+    UnexpectedCallError,
+    ordinal,
+)
+
+if TYPE_CHECKING:
+    from ._step import RealtimeStep
+
+__all__ = [
+    "InvalidRealtimeStep",
+    "RealtimeScriptError",
+    "UnconsumedRealtimeSteps",
+    "UnexpectedRealtimeSend",
+]
+
+
+class RealtimeScriptError(AgentsTestingError):
+    """Base of the realtime double's errors; raised itself for invalid lifecycle use.
+
+    For example: sending or emitting while the model is not connected, or connecting
+    twice without closing in between.
+    """
+
+
+class InvalidRealtimeStep(RealtimeScriptError, InvalidStepError):
+    """A scripted step, event or lifecycle error was malformed and rejected up front.
+
+    ``reason`` is one of ``invalid_input`` (a ``steps`` item is not a
+    :class:`RealtimeStep`), ``invalid_expect``, ``invalid_event`` (not a normalized
+    ``RealtimeModelEvent``), ``invalid_error`` (not an exception) or
+    ``conflicting_outcomes`` (a step with both ``emit`` and ``error``). ``field`` names
+    the argument that held the bad value and ``input_index`` its 0-based position in
+    that argument (0 for a single value such as ``expect`` or ``error``).
+    """
+
+    def __init__(self, reason: str, input_index: int, field: str, detail: str) -> None:
+        self.reason = reason
+        self.input_index = input_index
+        self.field = field
+        super().__init__(f"Invalid realtime script ({reason}) in {field!r}: {detail}")
+
+
+class UnexpectedRealtimeSend(RealtimeScriptError, UnexpectedCallError):
+    """A strict send did not match the next step, or no step was left.
+
+    ``actual`` is a detached copy of the sent event, ``expected`` the pending step's
+    ``expect`` (``None`` when the script was used up), ``send_index`` the 0-based
+    position of the send in ``sent_events`` and ``step_index`` the 0-based position
+    of the pending step (``None`` when none was left).
+    """
+
+    def __init__(
+        self,
+        actual: Any,
+        expected: Any,
+        *,
+        send_index: int,
+        step_index: int | None,
+    ) -> None:
+        self.actual = actual
+        self.expected = expected
+        self.send_index = send_index
+        self.step_index = step_index
+        if step_index is None:
+            message = (
+                f"Send {ordinal(send_index)} ({actual!r}) arrived after every scripted "
+                "step was used. Add a RealtimeStep that expects it, or pass strict=False "
+                "to record unrelated sends without failing."
+            )
+        else:
+            message = (
+                f"Send {ordinal(send_index)} ({actual!r}) does not match step "
+                f"{ordinal(step_index)}, which expects {expected!r}. Fix the order of the "
+                "steps or the expectation, or pass strict=False to let unrelated sends "
+                "through."
+            )
+        super().__init__(message)
+
+
+class UnconsumedRealtimeSteps(RealtimeScriptError, UnconsumedStepsError):
+    """``assert_complete()`` found steps whose sends never arrived.
+
+    ``remaining_steps`` holds the pending :class:`RealtimeStep` objects in script order.
+    """
+
+    def __init__(self, remaining_steps: tuple[RealtimeStep, ...]) -> None:
+        self.remaining_steps = remaining_steps
+        expects = ", ".join(repr(step.expect) for step in remaining_steps)
+        super().__init__(
+            f"{len(remaining_steps)} scripted realtime step(s) were never matched: "
+            f"{expects}. The session ended before sending them; check what the code "
+            "under test sent (model.sent_events) or remove the steps."
+        )
