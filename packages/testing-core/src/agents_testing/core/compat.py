@@ -166,7 +166,7 @@ def realtime_has_conditional_send() -> bool:
 
 # --- Sandbox boundary ---
 
-__all__ += ["sandbox_optional_operations"]
+__all__ += ["sandbox_config_accepts_mapping", "sandbox_optional_operations"]
 
 # Public workspace operations of ``BaseSandboxSession`` that only some releases have
 # (``mv`` and ``same_file`` arrived after 0.14; both back apply_patch moves).
@@ -179,6 +179,14 @@ def sandbox_optional_operations() -> tuple[str, ...]:
     from agents.sandbox.session.base_sandbox_session import BaseSandboxSession
 
     return tuple(name for name in _SANDBOX_OPTIONAL_OPERATIONS if hasattr(BaseSandboxSession, name))
+
+
+def sandbox_config_accepts_mapping() -> bool:
+    """Whether ``RunConfig(sandbox={"session": ...})`` accepts a plain dict (0.19+).
+
+    Earlier releases need ``SandboxRunConfig(session=...)``.
+    """
+    return sdk_at_least(0, 19)
 
 
 # --- Voice boundary ---
