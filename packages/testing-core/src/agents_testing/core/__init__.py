@@ -5,6 +5,7 @@ from __future__ import annotations
 from ._errors import (
     AgentsTestingError,
     InvalidStepError,
+    ModelRequestBlocked,
     UnconsumedStepsError,
     UnexpectedCallError,
     ordinal,
@@ -16,6 +17,7 @@ __all__ = [
     "AgentsTestingError",
     "Entry",
     "InvalidStepError",
+    "ModelRequestBlocked",
     "SnapshotCache",
     "StepScript",
     "UnconsumedStepsError",

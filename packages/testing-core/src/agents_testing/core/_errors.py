@@ -11,6 +11,7 @@ from __future__ import annotations
 __all__ = [
     "AgentsTestingError",
     "InvalidStepError",
+    "ModelRequestBlocked",
     "UnconsumedStepsError",
     "UnexpectedCallError",
     "ordinal",
@@ -48,3 +49,24 @@ class UnconsumedStepsError(AgentsTestingError):
     """
 
     remaining_steps: object
+
+
+class ModelRequestBlocked(AgentsTestingError):
+    """A real SDK model was about to call its provider while model requests are blocked.
+
+    Raised by the pytest plugin's guard (``--agents-block-model-requests``) before any
+    connection is attempted. ``test`` is the pytest node id, ``model`` the model class
+    name and ``operation`` the method that was called.
+    """
+
+    def __init__(self, *, test: str, model: str, operation: str) -> None:
+        self.test = test
+        self.model = model
+        self.operation = operation
+        super().__init__(
+            f"{test}: {model}.{operation}() would send a request to the model provider, "
+            "but real model requests are blocked (--agents-block-model-requests or "
+            "agents_block_model_requests = true). Use a scripted double instead, or mark "
+            "the test with @pytest.mark.agents_allow_model_requests to let it reach the "
+            "provider."
+        )

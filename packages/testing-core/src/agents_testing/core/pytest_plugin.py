@@ -1,3 +1,153 @@
-"""pytest plugin of the core boundary, loaded by pytest through the pytest11 entry point."""
+"""pytest plugin of agents-testing, loaded by pytest through the ``pytest11`` entry point.
+
+It provides what the boundary plugins' ``scripted_*`` fixtures share (a per-test
+registry of doubles, checked with ``assert_complete()`` at teardown, with tracing off
+meanwhile) and the guard against real model requests
+(``--agents-block-model-requests`` / ``agents_block_model_requests = true``).
+"""
 
 from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+
+import pytest
+
+from ._pytest_support import (
+    CALL_REPORT,
+    DOUBLES,
+    FIXTURE_MARKER,
+    FixtureOptions,
+    ScriptedDoubles,
+    note_unconsumed,
+)
+from ._request_guard import RequestGuard
+
+ALLOW_MARKER = "agents_allow_model_requests"
+_OPTION = "agents_block_model_requests"
+_GUARD = pytest.StashKey[RequestGuard]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("agents-testing", "agents-testing (OpenAI Agents SDK doubles)")
+    group.addoption(
+        "--agents-block-model-requests",
+        action="store_true",
+        default=False,
+        dest=_OPTION,
+        help="fail any test in which a real SDK model (OpenAI Responses, Chat Completions, "
+        "Realtime, STT or TTS) would send a request to its provider",
+    )
+    parser.addini(
+        _OPTION,
+        type="bool",
+        default=False,
+        help="same as --agents-block-model-requests",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        f"{FIXTURE_MARKER}(assert_complete=True, disable_tracing=True): configure the "
+        "scripted_* fixtures for this test. assert_complete=False skips the end-of-test "
+        "check for unconsumed steps; disable_tracing=False leaves SDK tracing as it is.",
+    )
+    config.addinivalue_line(
+        "markers",
+        f"{ALLOW_MARKER}: let real SDK models reach their providers in this test even "
+        "when --agents-block-model-requests or agents_block_model_requests is on.",
+    )
+
+
+def _blocks_requests(item: pytest.Item) -> bool:
+    config = item.config
+    enabled = bool(config.getoption(_OPTION) or config.getini(_OPTION))
+    return enabled and item.get_closest_marker(ALLOW_MARKER) is None
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_protocol(
+    item: pytest.Item, nextitem: pytest.Item | None
+) -> Generator[None, object, object]:
+    if not _blocks_requests(item):
+        return (yield)
+    # Installed around setup, call and teardown of this one test and removed right
+    # after, so nothing carries over to the next test (or exists in another worker).
+    with RequestGuard(item.nodeid) as guard:
+        item.stash[_GUARD] = guard
+        try:
+            return (yield)
+        finally:
+            del item.stash[_GUARD]
+
+
+def _fail_swallowed_requests(item: pytest.Item) -> Generator[None, object, object]:
+    """Fail a phase in which a blocked request was caught and hidden by the code under test."""
+    guard = item.stash.get(_GUARD, None)
+    try:
+        result = yield
+    except BaseException:
+        if guard is not None:
+            guard.attempts.clear()
+        raise
+    if guard is not None and guard.attempts:
+        error = guard.attempts[0]
+        guard.attempts.clear()
+        raise error
+    return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, object, object]:
+    return (yield from _fail_swallowed_requests(item))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
+    return (yield from _fail_swallowed_requests(item))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(
+    item: pytest.Item, nextitem: pytest.Item | None
+) -> Generator[None, object, object]:
+    return (yield from _fail_swallowed_requests(item))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    if report.when == "call":
+        item.stash[CALL_REPORT] = report
+        if report.failed:
+            note_unconsumed(item, report)
+    return report
+
+
+@pytest.fixture
+def _agents_testing_doubles(request: pytest.FixtureRequest) -> Iterator[ScriptedDoubles]:
+    """The registry behind every ``scripted_*`` fixture of this test."""
+    item = request.node
+    assert isinstance(item, pytest.Item)
+    options = FixtureOptions.for_item(item)
+    doubles = item.stash.setdefault(DOUBLES, ScriptedDoubles(options))
+    if not options.disable_tracing:
+        yield doubles
+    else:
+        from agents import set_tracing_disabled
+
+        from .compat import capture_tracing_state
+
+        state = capture_tracing_state()
+        set_tracing_disabled(True)
+        try:
+            yield doubles
+        finally:
+            state.restore()
+    report = item.stash.get(CALL_REPORT, None)
+    # Only a passed body is checked here; a failed one already carries the
+    # unconsumed steps as a report section (see pytest_runtest_makereport).
+    if options.assert_complete and report is not None and report.passed:
+        doubles.assert_complete(item)

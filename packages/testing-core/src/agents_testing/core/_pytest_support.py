@@ -1,0 +1,134 @@
+"""What every ``scripted_*`` fixture shares: one registry of doubles per test.
+
+The boundary plugins only say which class or function a fixture wraps; making the
+double, remembering it, checking it with ``assert_complete()`` at the end of the test
+and switching tracing off meanwhile happen here, once. Imported by the pytest plugins
+only, never by the library itself.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ParamSpec, Protocol, TypeVar
+
+import pytest
+
+from ._errors import UnconsumedStepsError
+
+__all__ = [
+    "CALL_REPORT",
+    "DOUBLES",
+    "FIXTURE_MARKER",
+    "FixtureOptions",
+    "ScriptedDoubles",
+    "note_unconsumed",
+]
+
+FIXTURE_MARKER = "agents_testing"
+
+P = ParamSpec("P")
+
+
+class _Checkable(Protocol):
+    def assert_complete(self) -> None: ...
+
+
+D = TypeVar("D", bound=_Checkable)
+
+
+@dataclass(frozen=True)
+class FixtureOptions:
+    """How the ``scripted_*`` fixtures behave in one test, from ``@pytest.mark.agents_testing``."""
+
+    assert_complete: bool = True
+    disable_tracing: bool = True
+
+    @classmethod
+    def for_item(cls, item: pytest.Item) -> FixtureOptions:
+        marker = item.get_closest_marker(FIXTURE_MARKER)
+        if marker is None:
+            return cls()
+        known = ("assert_complete", "disable_tracing")
+        problems = [f"unknown keyword {key!r}" for key in marker.kwargs if key not in known]
+        problems += [
+            f"{key}={value!r} is not a bool"
+            for key, value in marker.kwargs.items()
+            if key in known and not isinstance(value, bool)
+        ]
+        if marker.args:
+            problems.append("positional arguments are not accepted")
+        if problems:
+            pytest.fail(
+                f"@pytest.mark.{FIXTURE_MARKER}: {'; '.join(problems)}. "
+                f"It takes assert_complete=<bool> and disable_tracing=<bool>.",
+                pytrace=False,
+            )
+        return cls(**marker.kwargs)
+
+
+@dataclass(frozen=True)
+class _Made:
+    label: str
+    double: _Checkable
+
+
+class ScriptedDoubles:
+    """Every double made through a ``scripted_*`` fixture during one test."""
+
+    def __init__(self, options: FixtureOptions) -> None:
+        self.options = options
+        self._made: list[_Made] = []
+
+    def track(self, fixture: str, factory: Callable[P, D]) -> Callable[P, D]:
+        """Wrap ``factory`` so each double it makes is remembered for the final check."""
+
+        @functools.wraps(factory)
+        def make(*args: P.args, **kwargs: P.kwargs) -> D:
+            double = factory(*args, **kwargs)
+            made = sum(1 for entry in self._made if entry.label.startswith(f"{fixture}("))
+            label = f"{fixture}() call {made + 1} ({type(double).__name__})"
+            self._made.append(_Made(label, double))
+            return double
+
+        return make
+
+    def unconsumed(self) -> list[tuple[str, UnconsumedStepsError]]:
+        """Each double whose script has steps left, with the error it reports."""
+        found: list[tuple[str, UnconsumedStepsError]] = []
+        for entry in self._made:
+            try:
+                entry.double.assert_complete()
+            except UnconsumedStepsError as error:
+                found.append((entry.label, error))
+        return found
+
+    def assert_complete(self, item: pytest.Item) -> None:
+        """Raise the first double's unconsumed-steps error; list every one in the report."""
+        found = self.unconsumed()
+        if not found:
+            return
+        if len(found) > 1:
+            item.add_report_section("teardown", "unconsumed scripted steps", _describe(found))
+        raise found[0][1]
+
+
+def _describe(found: list[tuple[str, UnconsumedStepsError]]) -> str:
+    return "\n\n".join(
+        f"{label} has steps left:\n{type(error).__name__}: {error}" for label, error in found
+    )
+
+
+DOUBLES = pytest.StashKey[ScriptedDoubles]()
+CALL_REPORT = pytest.StashKey[pytest.TestReport]()
+
+
+def note_unconsumed(item: pytest.Item, report: pytest.TestReport) -> None:
+    """Attach unconsumed steps to a failed call report, after the user's own failure."""
+    doubles = item.stash.get(DOUBLES, None)
+    if doubles is None or not doubles.options.assert_complete:
+        return
+    found = doubles.unconsumed()
+    if found:
+        report.sections.append(("unconsumed scripted steps", _describe(found)))

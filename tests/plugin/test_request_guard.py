@@ -1,0 +1,300 @@
+"""The guard against real model requests: ``--agents-block-model-requests`` and its ini twin."""
+
+from __future__ import annotations
+
+import pytest
+from agents.models.openai_chatcompletions import OpenAIChatCompletionsModel
+from agents.models.openai_responses import OpenAIResponsesModel
+
+# Every real model gets an AsyncOpenAI client whose HTTP transport fails the test the
+# moment a request reaches it, so "blocked before any connection" is observable.
+PROVIDER_CONFTEST = """
+import httpx2
+import pytest
+from openai import AsyncOpenAI
+
+
+class NoNetwork(httpx2.AsyncBaseTransport):
+    def __init__(self):
+        self.requests = []
+
+    async def handle_async_request(self, request):
+        self.requests.append(str(request.url))
+        pytest.fail(f"the network was reached: {request.url}")
+
+
+@pytest.fixture
+def transport():
+    return NoNetwork()
+
+
+@pytest.fixture
+def client(transport):
+    return AsyncOpenAI(
+        api_key="sk-test",
+        base_url="http://provider.invalid/v1",
+        http_client=httpx2.AsyncClient(transport=transport),
+        max_retries=0,
+    )
+"""
+
+RESPONSES_TESTS = """
+import pytest
+from agents import Agent, OpenAIResponsesModel, RunConfig, Runner
+
+
+@pytest.mark.asyncio
+async def test_real_model(client, transport):
+    model = OpenAIResponsesModel(model="gpt-4o", openai_client=client)
+    try:
+        await Runner.run(
+            Agent(name="a", model=model), "hi", run_config=RunConfig(tracing_disabled=True)
+        )
+    finally:
+        assert transport.requests == []
+
+
+@pytest.mark.asyncio
+@pytest.mark.agents_allow_model_requests
+async def test_allowed_real_model(client, transport):
+    model = OpenAIResponsesModel(model="gpt-4o", openai_client=client)
+    with pytest.raises(pytest.fail.Exception, match="the network was reached"):
+        await Runner.run(
+            Agent(name="a", model=model), "hi", run_config=RunConfig(tracing_disabled=True)
+        )
+    assert transport.requests == ["http://provider.invalid/v1/responses"]
+"""
+
+
+def test_cli_option_blocks_a_real_responses_model_before_any_connection(
+    project: pytest.Pytester,
+) -> None:
+    project.makeconftest(PROVIDER_CONFTEST)
+    project.makepyfile(test_guarded=RESPONSES_TESTS)
+
+    result = project.runpytest("--agents-block-model-requests")
+
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E   *ModelRequestBlocked: test_guarded.py::test_real_model: "
+            "OpenAIResponsesModel.get_response() would send a request to the model provider*",
+            "FAILED test_guarded.py::test_real_model - *",
+        ]
+    )
+    result.stdout.no_fnmatch_line("*the network was reached*")
+
+
+def test_ini_option_blocks_like_the_cli_option(project: pytest.Pytester) -> None:
+    project.makeini(
+        """
+        [pytest]
+        asyncio_mode = strict
+        asyncio_default_fixture_loop_scope = function
+        agents_block_model_requests = true
+        """
+    )
+    project.makeconftest(PROVIDER_CONFTEST)
+    project.makepyfile(test_guarded=RESPONSES_TESTS)
+
+    result = project.runpytest()
+
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        ["E   *ModelRequestBlocked: test_guarded.py::test_real_model: *get_response() would*"]
+    )
+
+
+def test_without_the_option_real_models_are_left_alone(project: pytest.Pytester) -> None:
+    project.makeconftest(PROVIDER_CONFTEST)
+    project.makepyfile(test_guarded=RESPONSES_TESTS)
+
+    result = project.runpytest()
+
+    # The unguarded real model reaches the transport, which fails that test.
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*the network was reached: http://provider.invalid/v1/responses*"])
+    result.stdout.no_fnmatch_line("*ModelRequestBlocked*")
+
+
+def test_streamed_runs_and_chat_completions_are_blocked_too(project: pytest.Pytester) -> None:
+    project.makeconftest(PROVIDER_CONFTEST)
+    project.makepyfile(
+        test_guarded="""
+        import pytest
+        from agents import (
+            Agent, OpenAIChatCompletionsModel, OpenAIResponsesModel, RunConfig, Runner,
+        )
+
+        MODELS = {"responses": OpenAIResponsesModel, "chat": OpenAIChatCompletionsModel}
+
+
+        @pytest.mark.asyncio
+        @pytest.mark.parametrize("kind", ["responses", "chat"])
+        async def test_streamed(client, kind):
+            model = MODELS[kind](model="gpt-4o", openai_client=client)
+            result = Runner.run_streamed(
+                Agent(name="a", model=model), "hi", run_config=RunConfig(tracing_disabled=True)
+            )
+            async for _ in result.stream_events():
+                pass
+
+
+        @pytest.mark.asyncio
+        async def test_chat(client):
+            model = OpenAIChatCompletionsModel(model="gpt-4o", openai_client=client)
+            await Runner.run(
+                Agent(name="a", model=model), "hi", run_config=RunConfig(tracing_disabled=True)
+            )
+        """
+    )
+
+    result = project.runpytest("--agents-block-model-requests")
+
+    result.assert_outcomes(failed=3)
+    result.stdout.fnmatch_lines_random(
+        [
+            "*test_streamed?responses?: OpenAIResponsesModel.stream_response() would send*",
+            "*test_streamed?chat?: OpenAIChatCompletionsModel.stream_response() would send*",
+            "*test_chat: OpenAIChatCompletionsModel.get_response() would send*",
+        ]
+    )
+    result.stdout.no_fnmatch_line("*the network was reached*")
+
+
+def test_realtime_and_voice_models_are_blocked(project: pytest.Pytester) -> None:
+    project.makeconftest(PROVIDER_CONFTEST)
+    project.makepyfile(
+        test_guarded="""
+        from collections.abc import AsyncIterator
+
+        import numpy as np
+        import pytest
+        from agents.realtime import RealtimeAgent, RealtimeRunner
+        from agents.realtime.openai_realtime import OpenAIRealtimeWebSocketModel
+        from agents.voice import (
+            AudioInput, STTModel, VoicePipeline, VoicePipelineConfig, VoiceWorkflowBase,
+        )
+        from agents.voice.models.openai_stt import OpenAISTTModel
+        from agents.voice.models.openai_tts import OpenAITTSModel
+
+
+        class Echo(VoiceWorkflowBase):
+            async def run(self, transcription: str) -> AsyncIterator[str]:
+                yield "Hello there."
+
+
+        class FixedSTT(STTModel):
+            model_name = "fixed"
+
+            async def transcribe(self, input, settings, *args):
+                return "hi"
+
+            async def create_session(self, input, settings, *args):
+                raise AssertionError("not streamed")
+
+
+        @pytest.mark.asyncio
+        async def test_realtime():
+            runner = RealtimeRunner(
+                RealtimeAgent(name="a"),
+                model=OpenAIRealtimeWebSocketModel(),
+                config={"tracing_disabled": True},
+            )
+            session = await runner.run(
+                model_config={"api_key": "sk-test", "url": "ws://127.0.0.1:9/"}
+            )
+            async with session:
+                pass
+
+
+        async def run_pipeline(stt, tts):
+            pipeline = VoicePipeline(
+                workflow=Echo(), stt_model=stt, tts_model=tts,
+                config=VoicePipelineConfig(tracing_disabled=True),
+            )
+            result = await pipeline.run(AudioInput(np.zeros(2, dtype=np.int16)))
+            async for _ in result.stream():
+                pass
+
+
+        @pytest.mark.asyncio
+        async def test_stt(client):
+            await run_pipeline(
+                OpenAISTTModel("whisper-1", client), OpenAITTSModel("tts-1", client)
+            )
+
+
+        @pytest.mark.asyncio
+        async def test_tts(client):
+            await run_pipeline(FixedSTT(), OpenAITTSModel("tts-1", client))
+
+
+        @pytest.mark.asyncio
+        async def test_stt_session(client):
+            await OpenAISTTModel("whisper-1", client).create_session(None, None, False, False)
+        """
+    )
+
+    result = project.runpytest("--agents-block-model-requests")
+
+    result.assert_outcomes(failed=4)
+    result.stdout.fnmatch_lines_random(
+        [
+            "*test_realtime: OpenAIRealtimeWebSocketModel.connect() would send*",
+            "*test_stt: OpenAISTTModel.transcribe() would send*",
+            "*test_tts: OpenAITTSModel.run() would send*",
+            "*test_stt_session: OpenAISTTModel.create_session() would send*",
+        ]
+    )
+    result.stdout.no_fnmatch_line("*the network was reached*")
+
+
+def test_a_blocked_request_fails_the_test_even_when_the_code_swallows_it(
+    project: pytest.Pytester,
+) -> None:
+    project.makeconftest(PROVIDER_CONFTEST)
+    project.makepyfile(
+        test_guarded="""
+        import pytest
+        from agents import Agent, OpenAIResponsesModel, RunConfig, Runner
+
+
+        @pytest.mark.asyncio
+        async def test_fallback_hides_errors(client):
+            model = OpenAIResponsesModel(model="gpt-4o", openai_client=client)
+            try:
+                await Runner.run(
+                    Agent(name="a", model=model), "hi",
+                    run_config=RunConfig(tracing_disabled=True),
+                )
+            except Exception:
+                pass  # an application fallback that hides provider errors
+        """
+    )
+
+    result = project.runpytest("--agents-block-model-requests")
+
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["E   *ModelRequestBlocked: test_guarded.py::test_fallback_hides_errors: *"]
+    )
+
+
+def test_the_guard_is_removed_after_each_test(project: pytest.Pytester) -> None:
+    originals = (
+        OpenAIResponsesModel.get_response,
+        OpenAIResponsesModel.stream_response,
+        OpenAIChatCompletionsModel.get_response,
+    )
+    project.makeconftest(PROVIDER_CONFTEST)
+    project.makepyfile(test_guarded=RESPONSES_TESTS)
+
+    result = project.runpytest("--agents-block-model-requests")
+
+    result.assert_outcomes(passed=1, failed=1)
+    assert (
+        OpenAIResponsesModel.get_response,
+        OpenAIResponsesModel.stream_response,
+        OpenAIChatCompletionsModel.get_response,
+    ) == originals
