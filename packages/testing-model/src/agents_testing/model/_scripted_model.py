@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
 from agents.models.interface import Model, ModelTracing
 from agents.usage import Usage
+from pydantic import BaseModel
 
 from agents_testing.core import SnapshotCache, StepScript, compat, detach, ordinal
 
@@ -282,7 +283,7 @@ def _normalize_all(steps: Iterable[StepInput]) -> list[QueuedStep]:
             f"steps must be a sequence of steps, got {type(steps).__name__}; wrap a single "
             f"step in a list, e.g. ScriptedModel([[assistant_message('...')]]).",
         )
-    if hasattr(steps, "model_fields"):
+    if isinstance(steps, BaseModel):
         raise InvalidModelStep(
             "invalid_input",
             0,

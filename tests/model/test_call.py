@@ -1,0 +1,183 @@
+"""Recorded calls: detached snapshots of request data, identity of live runtime objects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from agents import Agent, AgentOutputSchema, ModelSettings, ModelTracing, function_tool, handoff
+from agents.testing import ModelCall, ScriptedModel, assistant_message, function_call
+from pydantic import BaseModel
+
+
+@function_tool
+def add(a: int, b: int) -> int:
+    """Add two numbers."""
+    return a + b
+
+
+class Answer(BaseModel):
+    total: int
+
+
+async def _call(model: ScriptedModel, input: Any, **overrides: Any) -> Any:
+    arguments: dict[str, Any] = {
+        "system_instructions": "Be brief.",
+        "model_settings": ModelSettings(temperature=0.5),
+        "tools": [add],
+        "output_schema": None,
+        "handoffs": [],
+        "tracing": ModelTracing.DISABLED,
+    }
+    arguments.update(overrides)
+    return await model.get_response(
+        arguments["system_instructions"],
+        input,
+        arguments["model_settings"],
+        arguments["tools"],
+        arguments["output_schema"],
+        arguments["handoffs"],
+        arguments["tracing"],
+        previous_response_id=arguments.get("previous_response_id"),
+        conversation_id=arguments.get("conversation_id"),
+        prompt=arguments.get("prompt"),
+    )
+
+
+@pytest.mark.asyncio
+async def test_mutating_the_runner_list_or_an_item_afterwards_changes_nothing_recorded() -> None:
+    model = ScriptedModel([[assistant_message("one")], [assistant_message("two")]])
+    item: dict[str, Any] = {"role": "user", "content": "original"}
+    conversation: list[Any] = [item]
+
+    await _call(model, conversation)
+    conversation.append({"role": "assistant", "content": "appended"})
+    item["content"] = "mutated"
+    await _call(model, conversation)
+    conversation.clear()
+
+    first, second = model.calls
+    assert first.input == [{"role": "user", "content": "original"}]
+    assert second.input == [
+        {"role": "user", "content": "mutated"},
+        {"role": "assistant", "content": "appended"},
+    ]
+
+
+@pytest.mark.asyncio
+async def test_nested_mutation_of_a_resent_item_is_seen_only_by_later_calls() -> None:
+    model = ScriptedModel([[assistant_message("1")], [assistant_message("2")]])
+    item: dict[str, Any] = {"role": "user", "content": [{"type": "input_text", "text": "a"}]}
+
+    await _call(model, [item])
+    item["content"][0]["text"] = "b"
+    await _call(model, [item])
+
+    assert model.calls[0].input[0]["content"][0]["text"] == "a"
+    assert model.calls[1].input[0]["content"][0]["text"] == "b"
+
+
+@pytest.mark.asyncio
+async def test_each_accessor_returns_a_fresh_detached_copy() -> None:
+    model = ScriptedModel([[assistant_message("ok")]])
+    prompt: Any = {"id": "pmpt_1", "variables": {"name": "Ada"}}
+    await _call(model, [{"role": "user", "content": "hi"}], prompt=prompt)
+    call = model.calls[0]
+
+    returned = call.input
+    returned[0]["content"] = "edited by the test"  # type: ignore[index]
+    returned.append({"role": "user", "content": "extra"})  # type: ignore[union-attr]
+    settings = call.model_settings
+    settings.temperature = 0.0
+    call.prompt["variables"]["name"] = "Grace"  # type: ignore[index]
+    call.tools.clear()
+    prompt["variables"]["name"] = "changed at the source"
+
+    assert call.input == [{"role": "user", "content": "hi"}]
+    assert call.input is not call.input
+    assert call.model_settings.temperature == 0.5
+    assert call.model_settings is not call.model_settings
+    assert call.prompt == {"id": "pmpt_1", "variables": {"name": "Ada"}}
+    assert call.tools == [add]
+    assert model.calls is not model.calls
+    assert model.calls == (call,)
+
+
+@pytest.mark.asyncio
+async def test_recorded_call_fields_cannot_be_reassigned() -> None:
+    model = ScriptedModel([[assistant_message("ok")]])
+    await _call(model, "hello")
+    call = model.calls[0]
+
+    with pytest.raises(AttributeError):
+        call.input = []  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        call.streamed = True  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        ModelCall()
+
+    assert call.input == "hello"
+    assert call.streamed is False
+
+
+@pytest.mark.asyncio
+async def test_live_objects_keep_their_identity(run: Any, streamed: bool) -> None:
+    specialist = Agent(name="Specialist", model=ScriptedModel())
+    model = ScriptedModel([[assistant_message('{"total": 3}')]])
+    agent = Agent(
+        name="Calculator",
+        instructions="Add numbers.",
+        model=model,
+        tools=[add],
+        handoffs=[handoff(specialist)],
+        output_type=Answer,
+        model_settings=ModelSettings(temperature=0.25, max_tokens=50),
+    )
+
+    result = await run(agent, "1 + 2", streamed=streamed)
+
+    assert result.final_output == Answer(total=3)
+    call = model.calls[0]
+    assert call.tools[0] is add
+    assert len(call.handoffs) == 1
+    assert call.handoffs[0].agent_name == "Specialist"
+    assert call.handoffs[0] is call.handoffs[0]
+    assert call.handoffs[0] is model.calls[0].handoffs[0]
+    assert isinstance(call.output_schema, AgentOutputSchema)
+    assert call.output_schema is model.calls[0].output_schema
+    assert call.output_schema.output_type is Answer
+    assert call.tracing is ModelTracing.DISABLED
+    assert call.system_instructions == "Add numbers."
+    assert call.model_settings.temperature == 0.25
+    assert call.model_settings.max_tokens == 50
+    assert call.previous_response_id is None
+    assert call.conversation_id is None
+
+
+@pytest.mark.asyncio
+async def test_previous_response_id_is_recorded(run: Any, streamed: bool) -> None:
+    model = ScriptedModel([[assistant_message("ok")]])
+
+    await run(
+        Agent(name="Assistant", model=model), "Hi", streamed=streamed, previous_response_id="resp_0"
+    )
+
+    assert model.calls[0].previous_response_id == "resp_0"
+
+
+@pytest.mark.asyncio
+async def test_history_of_a_tool_loop_is_intact_after_the_run(run: Any, streamed: bool) -> None:
+    model = ScriptedModel(
+        [
+            [function_call("add", {"a": 1, "b": 2}, call_id="c1")],
+            [function_call("add", {"a": 3, "b": 4}, call_id="c2")],
+            [assistant_message("3 and 7")],
+        ]
+    )
+
+    await run(Agent(name="Calculator", model=model, tools=[add]), "go", streamed=streamed)
+
+    lengths = [len(call.input) for call in model.calls]
+    assert lengths == [1, 3, 5]
+    assert [item.get("output") for item in model.calls[2].input[2::2]] == ["3", "7"]
+    assert model.calls[0].input == [{"content": "go", "role": "user"}]

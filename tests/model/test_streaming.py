@@ -1,0 +1,341 @@
+"""Automatic and strict streaming through ``Runner.run_streamed``."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from agents import Agent, ApplyPatchTool, Usage, function_tool
+from agents.editor import ApplyPatchOperation
+from agents.stream_events import RawResponsesStreamEvent, RunItemStreamEvent
+from agents.testing import (
+    InvalidModelStep,
+    ModelCall,
+    ModelStep,
+    ScriptedModel,
+    assistant_message,
+    function_call,
+)
+from openai.types.responses import (
+    Response,
+    ResponseApplyPatchToolCall,
+    ResponseCompletedEvent,
+    ResponseCreatedEvent,
+    ResponseFunctionWebSearch,
+    ResponseOutputItemDoneEvent,
+    ResponseReasoningItem,
+    ResponseTextDeltaEvent,
+)
+from openai.types.responses.response_function_web_search import ActionSearch
+from openai.types.responses.response_reasoning_item import Summary
+
+
+@function_tool
+def lookup(order_id: str) -> str:
+    """Look up an order."""
+    return f"order {order_id} shipped"
+
+
+def raw_types(events: list[Any]) -> list[str]:
+    return [event.data.type for event in events if isinstance(event, RawResponsesStreamEvent)]
+
+
+def item_event_names(events: list[Any]) -> list[str]:
+    return [event.name for event in events if isinstance(event, RunItemStreamEvent)]
+
+
+def completed_responses(events: list[Any]) -> list[Response]:
+    return [
+        event.data.response
+        for event in events
+        if isinstance(event, RawResponsesStreamEvent)
+        and isinstance(event.data, ResponseCompletedEvent)
+    ]
+
+
+@pytest.mark.asyncio
+async def test_assistant_message_streams_the_full_lifecycle_and_text_deltas(run: Any) -> None:
+    usage = Usage(requests=1, input_tokens=7, output_tokens=3, total_tokens=10)
+    model = ScriptedModel([{"output": [assistant_message("Hello there.")], "usage": usage}])
+
+    streamed = await run(Agent(name="Assistant", model=model), "Hi", streamed=True)
+
+    assert raw_types(streamed.events) == [
+        "response.created",
+        "response.in_progress",
+        "response.output_item.added",
+        "response.content_part.added",
+        "response.output_text.delta",
+        "response.output_text.done",
+        "response.content_part.done",
+        "response.output_item.done",
+        "response.completed",
+    ]
+    deltas = [
+        event.data.delta
+        for event in streamed.events
+        if isinstance(event, RawResponsesStreamEvent)
+        and isinstance(event.data, ResponseTextDeltaEvent)
+    ]
+    assert "".join(deltas) == "Hello there."
+    (completed,) = completed_responses(streamed.events)
+    assert completed.output == [assistant_message("Hello there.")]
+    assert completed.usage is not None
+    assert (completed.usage.input_tokens, completed.usage.output_tokens) == (7, 3)
+    assert item_event_names(streamed.events) == ["message_output_created"]
+    assert streamed.final_output == "Hello there."
+    assert streamed.result.context_wrapper.usage.total_tokens == 10
+    sequence = [
+        event.data.sequence_number
+        for event in streamed.events
+        if isinstance(event, RawResponsesStreamEvent)
+    ]
+    assert sequence == list(range(len(sequence)))
+
+
+@pytest.mark.asyncio
+async def test_reasoning_item_streams_summary_and_text_events(run: Any) -> None:
+    reasoning = ResponseReasoningItem(
+        id="rs_1",
+        type="reasoning",
+        summary=[Summary(type="summary_text", text="Think first.")],
+    )
+    model = ScriptedModel([[reasoning, assistant_message("Answer.")]])
+
+    streamed = await run(Agent(name="Assistant", model=model), "Hi", streamed=True)
+
+    types = raw_types(streamed.events)
+    assert types[:8] == [
+        "response.created",
+        "response.in_progress",
+        "response.output_item.added",
+        "response.reasoning_summary_part.added",
+        "response.reasoning_summary_text.delta",
+        "response.reasoning_summary_text.done",
+        "response.reasoning_summary_part.done",
+        "response.output_item.done",
+    ]
+    assert item_event_names(streamed.events) == ["reasoning_item_created", "message_output_created"]
+    (completed,) = completed_responses(streamed.events)
+    assert [item.type for item in completed.output] == ["reasoning", "message"]
+    assert streamed.final_output == "Answer."
+
+
+@pytest.mark.asyncio
+async def test_function_calls_stream_argument_deltas_and_run_the_tools(run: Any) -> None:
+    model = ScriptedModel(
+        [
+            [
+                function_call("lookup", {"order_id": "1"}, call_id="call_1"),
+                function_call("lookup", {"order_id": "2"}, call_id="call_2"),
+            ],
+            [assistant_message("Both shipped.")],
+        ]
+    )
+
+    streamed = await run(
+        Agent(name="Orders", model=model, tools=[lookup]), "Check 1 and 2", streamed=True
+    )
+
+    types = raw_types(streamed.events)
+    assert types.count("response.function_call_arguments.delta") == 2
+    assert types.count("response.function_call_arguments.done") == 2
+    names = item_event_names(streamed.events)
+    assert names.count("tool_called") == 2
+    assert names.count("tool_output") == 2
+    assert names[-1] == "message_output_created"
+    first_completed = completed_responses(streamed.events)[0]
+    assert [item.call_id for item in first_completed.output] == ["call_1", "call_2"]  # type: ignore[union-attr]
+    assert streamed.final_output == "Both shipped."
+    last_input = model.calls[1].input
+    assert [
+        item["output"] for item in last_input if item.get("type") == "function_call_output"
+    ] == [
+        "order 1 shipped",
+        "order 2 shipped",
+    ]
+
+
+class RecordingEditor:
+    def __init__(self) -> None:
+        self.operations: list[ApplyPatchOperation] = []
+
+    def create_file(self, operation: ApplyPatchOperation) -> str:
+        self.operations.append(operation)
+        return f"created {operation.path}"
+
+    def update_file(self, operation: ApplyPatchOperation) -> str:
+        self.operations.append(operation)
+        return f"updated {operation.path}"
+
+    def delete_file(self, operation: ApplyPatchOperation) -> str:
+        self.operations.append(operation)
+        return f"deleted {operation.path}"
+
+
+@pytest.mark.asyncio
+async def test_apply_patch_call_streams_added_and_done_and_reaches_the_editor(
+    run: Any, streamed: bool
+) -> None:
+    patch = ResponseApplyPatchToolCall.model_validate(
+        {
+            "id": "apc_1",
+            "call_id": "patch_1",
+            "type": "apply_patch_call",
+            "status": "completed",
+            "operation": {"type": "create_file", "path": "notes.txt", "diff": "+hello\n"},
+        }
+    )
+    editor = RecordingEditor()
+    model = ScriptedModel([[patch], [assistant_message("Created notes.txt.")]])
+    agent = Agent(name="Editor", model=model, tools=[ApplyPatchTool(editor=editor)])
+
+    result = await run(agent, "Create notes", streamed=streamed)
+
+    assert result.final_output == "Created notes.txt."
+    assert [(op.type, op.path) for op in editor.operations] == [("create_file", "notes.txt")]
+    if streamed:
+        types = raw_types(result.events)
+        assert types[:5] == [
+            "response.created",
+            "response.in_progress",
+            "response.output_item.added",
+            "response.output_item.done",
+            "response.completed",
+        ]
+        done = [
+            event.data.item
+            for event in result.events
+            if isinstance(event, RawResponsesStreamEvent)
+            and isinstance(event.data, ResponseOutputItemDoneEvent)
+        ]
+        assert done[0] == patch
+    model.assert_complete()
+
+
+def _web_search() -> ResponseFunctionWebSearch:
+    return ResponseFunctionWebSearch(
+        id="ws_1",
+        type="web_search_call",
+        status="completed",
+        action=ActionSearch(type="search", query="weather"),
+    )
+
+
+@pytest.mark.asyncio
+async def test_items_without_a_lifecycle_are_rejected_in_automatic_streaming(run: Any) -> None:
+    model = ScriptedModel([[_web_search(), assistant_message("Found it.")]])
+
+    with pytest.raises(InvalidModelStep) as raised:
+        await run(Agent(name="Searcher", model=model), "Search", streamed=True)
+
+    assert raised.value.reason == "invalid_stream_events"
+    assert raised.value.input_index == 0
+    assert "web_search_call" in str(raised.value)
+    assert "ModelStep.stream" in str(raised.value)
+
+
+@pytest.mark.asyncio
+async def test_the_same_items_serve_a_non_streamed_run(run: Any) -> None:
+    model = ScriptedModel([[_web_search(), assistant_message("Found it.")]])
+
+    result = await run(Agent(name="Searcher", model=model), "Search", streamed=False)
+
+    assert result.final_output == "Found it."
+
+
+def _strict_events(text: str, response_id: str = "resp_strict") -> list[Any]:
+    def response(status: str, output: list[Any]) -> Response:
+        return Response(
+            id=response_id,
+            object="response",
+            created_at=1.0,
+            model="strict",
+            output=output,
+            parallel_tool_calls=False,
+            tool_choice="auto",
+            tools=[],
+            status=status,  # type: ignore[arg-type]
+        )
+
+    return [
+        ResponseCreatedEvent(
+            type="response.created", sequence_number=0, response=response("in_progress", [])
+        ),
+        ResponseTextDeltaEvent(
+            type="response.output_text.delta",
+            sequence_number=1,
+            item_id="msg_strict",
+            output_index=0,
+            content_index=0,
+            delta=text,
+            logprobs=[],
+        ),
+        ResponseCompletedEvent(
+            type="response.completed",
+            sequence_number=2,
+            response=response("completed", [assistant_message(text, item_id="msg_strict")]),
+        ),
+    ]
+
+
+@pytest.mark.asyncio
+async def test_strict_stream_yields_exactly_the_fixed_events(run: Any) -> None:
+    events = _strict_events("Exactly this.")
+    model = ScriptedModel(
+        [ModelStep.stream(events, output=[assistant_message("non-streamed answer")])]
+    )
+
+    streamed = await run(Agent(name="Assistant", model=model), "Hi", streamed=True)
+
+    raw = [event.data for event in streamed.events if isinstance(event, RawResponsesStreamEvent)]
+    assert raw == events
+    assert streamed.final_output == "Exactly this."
+    model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_strict_stream_async_generator_factory_receives_the_call(run: Any) -> None:
+    seen: list[ModelCall] = []
+
+    async def factory(call: ModelCall) -> AsyncIterator[Any]:
+        seen.append(call)
+        for event in _strict_events(f"echo {call.input[0]['content']}"):
+            yield event
+
+    model = ScriptedModel([ModelStep.stream(factory)])
+
+    streamed = await run(Agent(name="Assistant", model=model), "ping", streamed=True)
+
+    assert streamed.final_output == "echo ping"
+    assert seen == [model.calls[0]]
+    assert seen[0].streamed is True
+
+
+@pytest.mark.asyncio
+async def test_strict_stream_async_function_factory_returning_a_list(run: Any) -> None:
+    async def factory(call: ModelCall) -> list[Any]:
+        return _strict_events("from a list")
+
+    model = ScriptedModel([{"stream_events": factory}])
+
+    streamed = await run(Agent(name="Assistant", model=model), "ping", streamed=True)
+
+    assert streamed.final_output == "from a list"
+
+
+@pytest.mark.asyncio
+async def test_strict_stream_factory_yielding_a_non_event_is_rejected(run: Any) -> None:
+    async def factory(call: ModelCall) -> AsyncIterator[Any]:
+        yield {"type": "response.created"}
+
+    model = ScriptedModel([[assistant_message("first")], ModelStep.stream(factory)])
+    agent = Agent(name="Assistant", model=model)
+    await run(agent, "one", streamed=True)
+
+    with pytest.raises(InvalidModelStep) as raised:
+        await run(agent, "two", streamed=True)
+
+    assert raised.value.reason == "invalid_stream_events"
+    assert raised.value.input_index == 1
