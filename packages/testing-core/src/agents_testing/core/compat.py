@@ -168,17 +168,14 @@ def realtime_has_conditional_send() -> bool:
 
 __all__ += ["sandbox_config_accepts_mapping", "sandbox_optional_operations"]
 
-# Public workspace operations of ``BaseSandboxSession`` that only some releases have
-# (``mv`` and ``same_file`` arrived after 0.14; both back apply_patch moves).
-_SANDBOX_OPTIONAL_OPERATIONS: tuple[str, ...] = ("mv", "same_file")
+# Public workspace operations of ``BaseSandboxSession`` that only newer releases have:
+# ``mv`` and ``same_file`` arrived in 0.23.1 (both back apply_patch renames).
+_SANDBOX_MOVE_OPERATIONS: tuple[str, ...] = ("mv", "same_file")
 
 
-@lru_cache(maxsize=1)
 def sandbox_optional_operations() -> tuple[str, ...]:
-    """The optional public sandbox session operations the installed SDK has, e.g. ``("mv",)``."""
-    from agents.sandbox.session.base_sandbox_session import BaseSandboxSession
-
-    return tuple(name for name in _SANDBOX_OPTIONAL_OPERATIONS if hasattr(BaseSandboxSession, name))
+    """The optional public sandbox session operations of the installed SDK, e.g. ``("mv",)``."""
+    return _SANDBOX_MOVE_OPERATIONS if sdk_at_least(0, 23, 1) else ()
 
 
 def sandbox_config_accepts_mapping() -> bool:

@@ -1,0 +1,374 @@
+"""Every scriptable session method, reached the way a model reaches it in a real run.
+
+The model calls a capability's tool, the SDK's tool calls the session, the scripted step
+answers and the answer reaches the next model turn.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from collections.abc import Callable
+from typing import Any, Literal
+
+import pytest
+from agents import UserError, function_tool
+from agents.sandbox import ExecResult
+from agents.sandbox.capabilities import Capability, Filesystem, Shell
+from agents.sandbox.files import EntryKind, FileEntry
+from agents.sandbox.session.pty_types import PtyExecUpdate
+from agents.sandbox.types import Permissions
+from agents.tool import Tool
+from openai.types.responses import ResponseCustomToolCall
+
+from agents_testing.core import compat
+from agents_testing.model import ScriptedModel, assistant_message, function_call
+from agents_testing.sandbox import SandboxCall, UnexpectedSandboxCall, scripted_sandbox_session
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
+
+
+def _patch_call(patch: str, call_id: str = "call_patch") -> ResponseCustomToolCall:
+    """The apply_patch custom tool call a model emits."""
+    return ResponseCustomToolCall(
+        type="custom_tool_call", call_id=call_id, name="apply_patch", input=patch
+    )
+
+
+class WorkspaceTools(Capability):
+    """An application capability whose tools use session operations no built-in tool calls."""
+
+    type: Literal["workspace-tools"] = "workspace-tools"
+
+    def tools(self) -> list[Tool]:
+        session = self.session
+        assert session is not None
+
+        @function_tool
+        async def list_files(path: str) -> str:
+            """List a workspace directory."""
+            entries = await session.ls(path)
+            return "\n".join(f"{entry.path} {entry.kind.value}" for entry in entries)
+
+        @function_tool
+        async def create_file(path: str, text: str) -> str:
+            """Create a file with the session's patch applier."""
+            diff = "".join(f"+{line}\n" for line in text.splitlines())
+            return await session.apply_patch({"type": "create_file", "path": path, "diff": diff})
+
+        return [list_files, create_file]
+
+
+@pytest.mark.asyncio
+async def test_exec_answers_exec_command(run_sandbox: Any, tool_outputs: Any) -> None:
+    sandbox = scripted_sandbox_session(
+        [{"method": "exec", "result": ExecResult(stdout=b"a.txt\n", stderr=b"", exit_code=0)}]
+    )
+    model = ScriptedModel(
+        [
+            [function_call("exec_command", {"cmd": "ls"}, call_id="c1")],
+            [assistant_message("done")],
+        ]
+    )
+    async with sandbox:
+        await run_sandbox(sandbox, model, [Shell()])
+
+    [output] = tool_outputs(model)
+    assert "Process exited with code 0" in output
+    assert output.endswith("a.txt\n")
+    [call] = sandbox.calls
+    assert call.args == ("ls",)
+    assert call.kwargs["shell"] is True
+    sandbox.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_pty_methods_answer_exec_command_and_write_stdin(
+    run_sandbox: Any, tool_outputs: Any
+) -> None:
+    sandbox = scripted_sandbox_session(
+        [
+            {
+                "method": "pty_exec_start",
+                "match": lambda call: call.kwargs["tty"] is True,
+                "result": PtyExecUpdate(
+                    process_id=7, output=b">>> ", exit_code=None, original_token_count=None
+                ),
+            },
+            {
+                "method": "pty_write_stdin",
+                "match": lambda call: call.kwargs == {**call.kwargs, "session_id": 7},
+                "result": PtyExecUpdate(
+                    process_id=None, output=b"2\n", exit_code=0, original_token_count=None
+                ),
+            },
+        ]
+    )
+    model = ScriptedModel(
+        [
+            [function_call("exec_command", {"cmd": "python3", "tty": True}, call_id="c1")],
+            [function_call("write_stdin", {"session_id": 7, "chars": "1+1\n"}, call_id="c2")],
+            [assistant_message("2")],
+        ]
+    )
+    async with sandbox:
+        await run_sandbox(sandbox, model, [Shell()])
+
+    first_output = model.calls[1].input[-1]
+    assert isinstance(first_output, dict)
+    assert "Process running with session ID 7" in first_output["output"]
+    [last_output] = tool_outputs(model)[-1:]
+    assert "Process exited with code 0" in last_output
+    assert last_output.endswith("2\n")
+    assert [call.method for call in sandbox.calls] == ["pty_exec_start", "pty_write_stdin"]
+    assert sandbox.calls[1].kwargs["chars"] == "1+1\n"
+    sandbox.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_read_answers_view_image(run_sandbox: Any, tool_outputs: Any) -> None:
+    sandbox = scripted_sandbox_session([{"method": "read", "result": io.BytesIO(PNG)}])
+    model = ScriptedModel(
+        [
+            [function_call("view_image", {"path": "chart.png"}, call_id="c1")],
+            [assistant_message("a chart")],
+        ]
+    )
+    async with sandbox:
+        await run_sandbox(sandbox, model, [Filesystem()])
+
+    assert base64.b64encode(PNG).decode() in str(tool_outputs(model))
+    [call] = sandbox.calls
+    assert str(call.args[0]) == "/workspace/chart.png"
+    sandbox.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_mkdir_and_write_answer_an_apply_patch_create(
+    run_sandbox: Any, tool_outputs: Any
+) -> None:
+    sandbox = scripted_sandbox_session(
+        [
+            {"method": "mkdir", "result": None},
+            {"method": "write", "result": None},
+        ]
+    )
+    model = ScriptedModel(
+        [
+            [_patch_call("*** Begin Patch\n*** Add File: notes.md\n+hello\n*** End Patch\n")],
+            [assistant_message("created")],
+        ]
+    )
+    async with sandbox:
+        await run_sandbox(sandbox, model, [Filesystem()])
+
+    assert tool_outputs(model) == ["Created notes.md"]
+    mkdir, write = sandbox.calls
+    assert (str(mkdir.args[0]), mkdir.kwargs["parents"]) == ("/workspace", True)
+    assert str(write.args[0]) == "/workspace/notes.md"
+    assert write.args[1] == b"hello"
+    sandbox.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_read_and_rm_answer_an_apply_patch_delete(
+    run_sandbox: Any, tool_outputs: Any
+) -> None:
+    sandbox = scripted_sandbox_session(
+        [
+            {"method": "read", "result": io.StringIO("old\n")},
+            {
+                "method": "rm",
+                "match": lambda call: str(call.args[0]).endswith("old.md"),
+                "result": None,
+            },
+        ]
+    )
+    model = ScriptedModel(
+        [
+            [_patch_call("*** Begin Patch\n*** Delete File: old.md\n*** End Patch\n")],
+            [assistant_message("deleted")],
+        ]
+    )
+    async with sandbox:
+        await run_sandbox(sandbox, model, [Filesystem()])
+
+    assert tool_outputs(model) == ["Deleted old.md"]
+    assert [call.method for call in sandbox.calls] == ["read", "rm"]
+    sandbox.assert_complete()
+
+
+@pytest.mark.skipif(
+    not compat.sdk_at_least(0, 23, 1),
+    reason="sandbox sessions have mv and same_file from 0.23.1",
+)
+@pytest.mark.asyncio
+async def test_same_file_and_mv_answer_an_apply_patch_rename(
+    run_sandbox: Any, tool_outputs: Any
+) -> None:
+    same = {"method": "same_file", "result": True}
+    sandbox = scripted_sandbox_session(
+        [
+            {"method": "read", "result": b"title\n"},
+            same,
+            {"method": "mkdir", "result": None},
+            {"method": "write", "result": None},
+            {"method": "mv", "result": None},
+            same,
+            {"method": "mv", "result": None},
+        ]
+    )
+    patch = (
+        "*** Begin Patch\n*** Update File: notes.md\n*** Move to: Notes.md\n"
+        "@@\n-title\n+Title\n*** End Patch\n"
+    )
+    model = ScriptedModel([[_patch_call(patch)], [assistant_message("renamed")]])
+    async with sandbox:
+        await run_sandbox(sandbox, model, [Filesystem()])
+
+    assert "Moved notes.md to Notes.md" in tool_outputs(model)[0]
+    methods = [call.method for call in sandbox.calls]
+    assert methods == ["read", "same_file", "mkdir", "write", "mv", "same_file", "mv"]
+    assert sandbox.calls[3].args[1] == b"Title\n"
+    last_mv = sandbox.calls[6]
+    assert [str(path) for path in last_mv.args] == ["/workspace/notes.md", "/workspace/Notes.md"]
+    sandbox.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_ls_and_apply_patch_answer_an_application_capability(
+    run_sandbox: Any, tool_outputs: Any
+) -> None:
+    entry = FileEntry(
+        path="/workspace/src",
+        permissions=Permissions(directory=True),
+        owner="u",
+        group="g",
+        size=0,
+        kind=EntryKind.DIRECTORY,
+    )
+    sandbox = scripted_sandbox_session(
+        [
+            {"method": "ls", "result": [entry]},
+            {"method": "apply_patch", "responder": lambda call: f"Created {call.args[0]['path']}"},
+        ]
+    )
+    model = ScriptedModel(
+        [
+            [function_call("list_files", {"path": "."}, call_id="c1")],
+            [function_call("create_file", {"path": "a.txt", "text": "hi"}, call_id="c2")],
+            [assistant_message("done")],
+        ]
+    )
+    async with sandbox:
+        await run_sandbox(sandbox, model, [WorkspaceTools()])
+
+    assert "/workspace/src directory" in str(model.calls[1].input)
+    assert tool_outputs(model)[-1] == "Created a.txt"
+    ls_call, patch_call = sandbox.calls
+    assert ls_call.args == (".",)
+    assert patch_call.args[0] == {"type": "create_file", "path": "a.txt", "diff": "+hi\n"}
+    assert patch_call.kwargs == {"patch_format": "v4a"}
+    sandbox.assert_complete()
+
+
+@pytest.mark.parametrize(
+    ("steps", "expected"),
+    [
+        (
+            [{"method": "exec", "result": ExecResult(stdout=b"", stderr=b"", exit_code=0)}],
+            ["exec_command"],
+        ),
+        (
+            [
+                {
+                    "method": "pty_exec_start",
+                    "result": PtyExecUpdate(
+                        process_id=1, output=b"", exit_code=None, original_token_count=None
+                    ),
+                }
+            ],
+            ["exec_command", "write_stdin"],
+        ),
+        (
+            [
+                {
+                    "method": "pty_write_stdin",
+                    "result": PtyExecUpdate(
+                        process_id=1, output=b"", exit_code=None, original_token_count=None
+                    ),
+                }
+            ],
+            ["exec_command", "write_stdin"],
+        ),
+    ],
+    ids=["exec-only", "pty-start", "pty-write"],
+)
+@pytest.mark.asyncio
+async def test_only_the_scripted_shell_capability_is_offered(
+    run_sandbox: Any,
+    tool_names: Callable[..., list[str]],
+    steps: list[Any],
+    expected: list[str],
+) -> None:
+    sandbox = scripted_sandbox_session(steps)
+    model = ScriptedModel([[assistant_message("nothing to do")]])
+    async with sandbox:
+        await run_sandbox(sandbox, model, [Shell()])
+
+    assert tool_names(model) == expected
+    assert sandbox.supports_pty() is (len(expected) == 2)
+
+
+@pytest.mark.asyncio
+async def test_pty_calls_share_the_one_global_fifo(run_sandbox: Any) -> None:
+    update = PtyExecUpdate(process_id=3, output=b"", exit_code=None, original_token_count=None)
+    sandbox = scripted_sandbox_session(
+        [
+            {"method": "pty_write_stdin", "result": update},
+            {"method": "pty_exec_start", "result": update},
+        ]
+    )
+    model = ScriptedModel(
+        [
+            [function_call("exec_command", {"cmd": "top"}, call_id="c1")],
+            [assistant_message("unreachable")],
+        ]
+    )
+    async with sandbox:
+        with pytest.raises(UserError) as raised:
+            await run_sandbox(sandbox, model, [Shell()])
+
+    cause = raised.value.__cause__
+    assert isinstance(cause, UnexpectedSandboxCall)
+    assert (cause.actual_method, cause.expected_method) == ("pty_exec_start", "pty_write_stdin")
+    assert [step["method"] for step in sandbox.remaining_steps] == [
+        "pty_write_stdin",
+        "pty_exec_start",
+    ]
+
+
+@pytest.mark.asyncio
+async def test_responder_gets_the_detached_call(run_sandbox: Any, tool_outputs: Any) -> None:
+    seen: list[SandboxCall] = []
+
+    async def respond(call: SandboxCall) -> ExecResult:
+        seen.append(call)
+        return ExecResult(stdout=f"ran {call.args[0]}".encode(), stderr=b"", exit_code=3)
+
+    sandbox = scripted_sandbox_session([{"method": "exec", "responder": respond}])
+    model = ScriptedModel(
+        [
+            [function_call("exec_command", {"cmd": "make"}, call_id="c1")],
+            [assistant_message("failed")],
+        ]
+    )
+    async with sandbox:
+        await run_sandbox(sandbox, model, [Shell()])
+
+    [output] = tool_outputs(model)
+    assert "Process exited with code 3" in output
+    assert output.endswith("ran make")
+    assert seen[0] == sandbox.calls[0]
+    assert seen[0].call_index == 0
+    sandbox.assert_complete()
