@@ -1,0 +1,88 @@
+"""The scripted model as the expected shape of a workflow: extra or missing turns are caught.
+
+Recipe: drift detection. These tests catch the script errors on purpose, to show their
+fields; an ordinary regression test lets them fail the test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from agents import InputGuardrailTripwireTriggered
+from agents.testing import (
+    InvalidModelStep,
+    ModelStep,
+    ScriptedModel,
+    UnconsumedModelSteps,
+    UnexpectedModelCall,
+    assistant_message,
+    function_call,
+)
+
+from .conftest import OpenDesk
+
+ScriptModel = Callable[..., ScriptedModel]
+
+
+@pytest.mark.asyncio
+async def test_an_extra_model_turn_is_an_unexpected_call(
+    scripted_model: ScriptModel, open_desk: OpenDesk
+) -> None:
+    # Scripted as if the support agent answered without looking the booking up...
+    model = scripted_model(
+        [
+            [function_call("transfer_to_support_agent", {}, call_id="handoff")],
+            [function_call("booking_status", {"reference": "BK0001"}, call_id="status")],
+        ]
+    )
+    desk = open_desk(model)
+
+    # ...but after a tool call the runner always asks the model again.
+    with pytest.raises(UnexpectedModelCall) as unexpected:
+        await desk.ask("What is the status of BK0001?")
+
+    assert unexpected.value.call_index == 2
+    assert unexpected.value.call is model.calls[2]
+    last_item = unexpected.value.call.input[-1]
+    assert isinstance(last_item, dict)
+    assert last_item["type"] == "function_call_output"
+
+
+@pytest.mark.asyncio
+async def test_a_workflow_that_stops_early_leaves_steps_for_assert_complete(
+    open_desk: OpenDesk,
+) -> None:
+    # Scripted before the card-number guardrail existed; the guardrail now ends the run
+    # before the model is asked. (A plain ScriptedModel: the scripted_model fixture would
+    # report the leftover step at teardown.)
+    model = ScriptedModel([[assistant_message("Happy to help with that card.")]])
+    desk = open_desk(model)
+
+    with pytest.raises(InputGuardrailTripwireTriggered):
+        await desk.ask("My card is 4111-1111-1111-1111")
+
+    with pytest.raises(UnconsumedModelSteps) as unconsumed:
+        model.assert_complete()
+    assert unconsumed.value.remaining_steps == 1
+    assert model.remaining_steps == 1
+
+
+def test_a_malformed_step_is_rejected_before_anything_runs() -> None:
+    with pytest.raises(InvalidModelStep) as invalid:
+        ScriptedModel(
+            [
+                [assistant_message("Fine.")],
+                {"output": [assistant_message("Both?")], "error": RuntimeError("and failing")},
+            ]
+        )
+
+    assert invalid.value.reason == "conflicting_outcomes"
+    assert invalid.value.input_index == 1
+
+
+def test_a_step_added_later_extends_the_same_script() -> None:
+    model = ScriptedModel([[assistant_message("First.")]])
+    model.enqueue(ModelStep(output=[assistant_message("Second.")]))
+
+    assert model.remaining_steps == 2
