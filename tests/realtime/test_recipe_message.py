@@ -10,14 +10,14 @@ if not compat.realtime_has_output_text_events():
         allow_module_level=True,
     )
 
-from agents.realtime import (  # noqa: E402
+from agents.realtime import (
     RealtimeAgent,
     RealtimeModelOutputTextDeltaEvent,
     RealtimeModelSendUserInput,
     RealtimeRawModelEvent,
     RealtimeRunner,
 )
-from agents.realtime.testing import RealtimeStep, ScriptedRealtimeModel  # noqa: E402
+from agents.realtime.testing import RealtimeStep, ScriptedRealtimeModel
 
 
 @pytest.mark.asyncio

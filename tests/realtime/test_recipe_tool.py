@@ -9,14 +9,14 @@ from agents_testing.core import compat
 if not compat.sdk_at_least(0, 20):
     pytest.skip("agents.decorators.tool exists from openai-agents 0.20", allow_module_level=True)
 
-from agents.decorators import tool  # noqa: E402
-from agents.realtime import (  # noqa: E402
+from agents.decorators import tool
+from agents.realtime import (
     RealtimeAgent,
     RealtimeModelSendToolOutput,
     RealtimeModelToolCallEvent,
     RealtimeRunner,
 )
-from agents.realtime.testing import RealtimeStep, ScriptedRealtimeModel  # noqa: E402
+from agents.realtime.testing import RealtimeStep, ScriptedRealtimeModel
 
 
 @tool

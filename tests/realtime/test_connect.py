@@ -1,0 +1,184 @@
+"""connect_calls: what a connect asked for, never a credential."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from agents import function_tool
+from agents.realtime import (
+    RealtimeAgent,
+    RealtimePlaybackTracker,
+    RealtimeRunConfig,
+    RealtimeRunner,
+)
+from agents.realtime.model import RealtimeModelConfig
+
+from agents_testing.realtime import RealtimeConnectCall, ScriptedRealtimeModel
+
+API_KEY = "sk-live-string-key-0001"
+CALLABLE_KEY = "sk-live-callable-key-0002"
+HEADER_TOKEN = "Bearer sk-live-header-token-0003"
+AZURE_KEY = "azure-header-key-0004"
+URL_USER, URL_PASSWORD = "realtime-user", "url-password-0005"
+QUERY_TOKEN = "query-token-0006"
+FRAGMENT = "fragment-secret-0007"
+SECRETS = (
+    API_KEY,
+    CALLABLE_KEY,
+    HEADER_TOKEN,
+    "sk-live-header-token-0003",
+    AZURE_KEY,
+    URL_USER,
+    URL_PASSWORD,
+    QUERY_TOKEN,
+    FRAGMENT,
+)
+URL = (
+    f"wss://{URL_USER}:{URL_PASSWORD}@realtime.example.test:8443/v1/realtime"
+    f"?model=gpt-realtime&token={QUERY_TOKEN}#{FRAGMENT}"
+)
+
+
+@function_tool
+def lookup_order(order_id: str) -> str:
+    """Look up an order by ID."""
+    return f"Order {order_id} has shipped."
+
+
+def runner_for(model: ScriptedRealtimeModel) -> RealtimeRunner:
+    config: RealtimeRunConfig = {"tracing_disabled": True}
+    agent = RealtimeAgent(name="Assistant", instructions="Be brief.", tools=[lookup_order])
+    return RealtimeRunner(agent, model=model, config=config)
+
+
+def assert_no_secret(call: RealtimeConnectCall) -> None:
+    texts = [repr(call), str(call)]
+    texts.extend(repr(getattr(call, field.name)) for field in dataclasses.fields(call))
+    for text in texts:
+        for secret in SECRETS:
+            assert secret not in text
+
+
+async def connect_once(model_config: RealtimeModelConfig) -> RealtimeConnectCall:
+    model = ScriptedRealtimeModel()
+    async with await runner_for(model).run(model_config=model_config):
+        pass
+    (call,) = model.connect_calls
+    assert_no_secret(call)
+    assert field_names(call) == {
+        "url",
+        "api_key_provided",
+        "headers_provided",
+        "initial_model_settings",
+        "playback_tracker",
+        "call_id",
+    }
+    return call
+
+
+def field_names(call: RealtimeConnectCall) -> set[str]:
+    return {field.name for field in dataclasses.fields(call)}
+
+
+@pytest.mark.asyncio
+async def test_api_key_string_is_recorded_only_as_provided() -> None:
+    call = await connect_once({"api_key": API_KEY})
+    assert call.api_key_provided is True
+    assert call.headers_provided is False
+    assert call.url is None
+
+
+@pytest.mark.asyncio
+async def test_api_key_callable_is_neither_called_nor_kept() -> None:
+    calls: list[int] = []
+
+    def key_provider() -> str:
+        calls.append(1)
+        return CALLABLE_KEY
+
+    call = await connect_once({"api_key": key_provider})
+    assert call.api_key_provided is True
+    assert calls == []
+    assert "key_provider" not in repr(call)
+
+
+@pytest.mark.asyncio
+async def test_authorization_headers_are_recorded_only_as_provided() -> None:
+    call = await connect_once({"headers": {"Authorization": HEADER_TOKEN, "api-key": AZURE_KEY}})
+    assert call.headers_provided is True
+    assert call.api_key_provided is False
+    assert "Authorization" not in repr(call)
+
+
+@pytest.mark.asyncio
+async def test_url_keeps_scheme_host_port_and_path_only() -> None:
+    call = await connect_once({"url": URL})
+    assert call.url == "wss://realtime.example.test:8443/v1/realtime"
+
+
+@pytest.mark.asyncio
+async def test_everything_at_once_leaves_no_secret_anywhere() -> None:
+    tracker = RealtimePlaybackTracker()
+    call = await connect_once(
+        {
+            "api_key": API_KEY,
+            "headers": {"Authorization": HEADER_TOKEN},
+            "url": URL,
+            "playback_tracker": tracker,
+            "call_id": "rtc_call_1",
+        }
+    )
+    assert (call.api_key_provided, call.headers_provided) == (True, True)
+    assert call.url == "wss://realtime.example.test:8443/v1/realtime"
+    assert call.playback_tracker is tracker
+    assert call.call_id == "rtc_call_1"
+
+
+@pytest.mark.asyncio
+async def test_no_options_records_nothing_provided() -> None:
+    call = await connect_once({})
+    assert (call.url, call.api_key_provided, call.headers_provided) == (None, False, False)
+    assert call.playback_tracker is None
+    assert call.call_id is None
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        pytest.param("wss://host/path", "wss://host/path", id="plain"),
+        pytest.param("wss://u@host", "wss://host", id="user-only"),
+        pytest.param("wss://u:p@[::1]:9000/rt?x=1", "wss://[::1]:9000/rt", id="ipv6"),
+        pytest.param("wss://host/a@b?q=1", "wss://host/a@b", id="at-in-path"),
+        pytest.param("wss://host#frag", "wss://host", id="fragment-only"),
+        pytest.param(f"wss://u:p?{URL_PASSWORD}@host/", "wss://", id="raw-question-mark"),
+        pytest.param(f"wss://host?t=a@{QUERY_TOKEN}/x", "wss://", id="at-in-query"),
+        pytest.param(f"{URL_USER}:{URL_PASSWORD}@host/rt", "host/rt", id="no-scheme"),
+    ],
+)
+@pytest.mark.asyncio
+async def test_url_snapshot_never_keeps_user_info_query_or_fragment(
+    url: str, expected: str
+) -> None:
+    call = await connect_once({"url": url})
+    assert call.url == expected
+
+
+@pytest.mark.asyncio
+async def test_initial_settings_are_detached_but_tools_keep_identity() -> None:
+    model = ScriptedRealtimeModel()
+    async with await runner_for(model).run():
+        pass
+
+    settings = model.connect_calls[0].initial_model_settings
+    assert settings is not None
+    assert settings["instructions"] == "Be brief."
+    assert settings["tools"][0] is lookup_order
+    mutable: Any = settings
+    mutable["instructions"] = "changed"
+    mutable["tools"].clear()
+    again = model.connect_calls[0].initial_model_settings
+    assert again is not None
+    assert again["instructions"] == "Be brief."
+    assert again["tools"] == [lookup_order]

@@ -1,0 +1,140 @@
+"""sent_events: detached snapshots of outgoing events; live SDK objects keep identity."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from agents import function_tool
+from agents.realtime import (
+    RealtimeAgent,
+    RealtimeModelSendRawMessage,
+    RealtimeModelSendSessionUpdate,
+    RealtimeModelSendToolOutput,
+    RealtimeModelSendUserInput,
+    RealtimeModelToolCallEvent,
+    RealtimeRunConfig,
+    RealtimeRunner,
+)
+
+from agents_testing.realtime import (
+    RealtimeStep,
+    ScriptedRealtimeModel,
+    UnexpectedRealtimeSend,
+)
+
+
+@function_tool
+def lookup_order(order_id: str) -> str:
+    """Look up an order by ID."""
+    return f"Order {order_id} has shipped."
+
+
+def runner_for(model: ScriptedRealtimeModel, agent: RealtimeAgent[Any] | None = None) -> Any:
+    config: RealtimeRunConfig = {"tracing_disabled": True, "async_tool_calls": False}
+    return RealtimeRunner(agent or RealtimeAgent(name="Assistant"), model=model, config=config)
+
+
+@pytest.mark.asyncio
+async def test_mutating_the_sent_message_does_not_change_history() -> None:
+    message: Any = {
+        "type": "message",
+        "role": "user",
+        "content": [{"type": "input_text", "text": "Hello"}],
+    }
+    model = ScriptedRealtimeModel(strict=False)
+
+    async with await runner_for(model).run() as session:
+        await session.send_message(message)
+    message["content"][0]["text"] = "changed by the application"
+
+    (sent,) = model.sent_events
+    assert isinstance(sent, RealtimeModelSendUserInput)
+    assert sent.user_input == {
+        "type": "message",
+        "role": "user",
+        "content": [{"type": "input_text", "text": "Hello"}],
+    }
+
+
+@pytest.mark.asyncio
+async def test_mutating_a_returned_snapshot_does_not_change_history() -> None:
+    model = ScriptedRealtimeModel(strict=False)
+
+    async with await runner_for(model).run() as session:
+        await session.send_message("Hello")
+
+    first = model.sent_events[0]
+    assert isinstance(first, RealtimeModelSendUserInput)
+    first.user_input = "rewritten"
+    assert model.sent_events == (RealtimeModelSendUserInput(user_input="Hello"),)
+    assert model.sent_events[0] is not model.sent_events[0]
+
+
+@pytest.mark.asyncio
+async def test_session_update_snapshot_keeps_tool_objects() -> None:
+    model = ScriptedRealtimeModel([RealtimeStep(expect=RealtimeModelSendSessionUpdate)])
+    support = RealtimeAgent(name="Support", instructions="Help.", tools=[lookup_order])
+
+    async with await runner_for(model).run() as session:
+        await session.update_agent(support)
+
+    model.assert_complete()
+    (update,) = model.sent_events
+    assert isinstance(update, RealtimeModelSendSessionUpdate)
+    assert update.session_settings["instructions"] == "Help."
+    assert update.session_settings["tools"][0] is lookup_order
+    update.session_settings["tools"].clear()
+    again = model.sent_events[0]
+    assert isinstance(again, RealtimeModelSendSessionUpdate)
+    assert again.session_settings["tools"] == [lookup_order]
+
+
+@pytest.mark.asyncio
+async def test_tool_output_snapshot_copies_the_tool_call() -> None:
+    call = RealtimeModelToolCallEvent(
+        name="lookup_order", call_id="call_1", arguments='{"order_id":"o1"}'
+    )
+    model = ScriptedRealtimeModel(
+        [RealtimeStep(expect=RealtimeModelSendToolOutput)],
+        connect_events=[call],
+    )
+    agent = RealtimeAgent(name="Orders", tools=[lookup_order])
+
+    async with await runner_for(model, agent).run():
+        pass
+
+    (sent,) = model.sent_events
+    assert isinstance(sent, RealtimeModelSendToolOutput)
+    assert sent.tool_call == call
+    assert sent.tool_call is not call
+    assert sent.output == "Order o1 has shipped."
+
+
+@pytest.mark.asyncio
+async def test_raw_message_snapshot_is_detached() -> None:
+    other_data: dict[str, Any] = {"items": ["a"]}
+    raw = RealtimeModelSendRawMessage(message={"type": "custom.event", "other_data": other_data})
+    model = ScriptedRealtimeModel([RealtimeStep(expect=raw)])
+
+    async with await runner_for(model).run():
+        await model.send_event(raw)
+    other_data["items"].append("b")
+
+    (sent,) = model.sent_events
+    assert isinstance(sent, RealtimeModelSendRawMessage)
+    assert sent.message == {"type": "custom.event", "other_data": {"items": ["a"]}}
+    model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_unexpected_send_carries_a_detached_copy() -> None:
+    model = ScriptedRealtimeModel()
+    sent = RealtimeModelSendUserInput(user_input="Hello")
+
+    async with await runner_for(model).run():
+        with pytest.raises(UnexpectedRealtimeSend) as caught:
+            await model.send_event(sent)
+
+    assert caught.value.actual == sent
+    assert caught.value.actual is not sent

@@ -1,0 +1,373 @@
+"""ScriptedRealtimeModel's script, lifecycle and inspection through a real RealtimeSession."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from agents.realtime import (
+    RealtimeAgent,
+    RealtimeModelErrorEvent,
+    RealtimeModelItemDeletedEvent,
+    RealtimeModelSendAudio,
+    RealtimeModelSendInterrupt,
+    RealtimeModelSendUserInput,
+    RealtimeModelToolCallEvent,
+    RealtimeModelTranscriptDeltaEvent,
+    RealtimeRawModelEvent,
+    RealtimeRunConfig,
+    RealtimeRunner,
+    RealtimeSession,
+)
+
+from agents_testing.core import UnconsumedStepsError, UnexpectedCallError
+from agents_testing.realtime import (
+    InvalidRealtimeStep,
+    RealtimeScriptError,
+    RealtimeStep,
+    ScriptedRealtimeModel,
+    UnconsumedRealtimeSteps,
+    UnexpectedRealtimeSend,
+)
+
+GUARD_SECONDS = 10
+
+
+def delta(text: str, item_id: str = "item_1") -> RealtimeModelTranscriptDeltaEvent:
+    return RealtimeModelTranscriptDeltaEvent(item_id=item_id, delta=text, response_id="resp_1")
+
+
+def runner_for(model: ScriptedRealtimeModel) -> RealtimeRunner:
+    config: RealtimeRunConfig = {"tracing_disabled": True}
+    return RealtimeRunner(RealtimeAgent(name="Assistant"), model=model, config=config)
+
+
+async def raw_events(session: RealtimeSession, count: int) -> list[Any]:
+    """The data of the next ``count`` raw model events the session reports."""
+
+    async def scan() -> list[Any]:
+        seen: list[Any] = []
+        async for event in session:
+            if isinstance(event, RealtimeRawModelEvent):
+                seen.append(event.data)
+                if len(seen) == count:
+                    break
+        return seen
+
+    return await asyncio.wait_for(scan(), GUARD_SECONDS)
+
+
+HELLO = RealtimeModelSendUserInput(user_input="Hello")
+
+
+# -- the script ----------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_emit_list_reaches_the_session_in_order() -> None:
+    events = [delta("Hel"), delta("lo"), RealtimeModelItemDeletedEvent(item_id="old")]
+    model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO, emit=events)])
+
+    async with await runner_for(model).run() as session:
+        await session.send_message("Hello")
+        assert await raw_events(session, 3) == events
+
+    model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_strict_mismatch_raises_unexpected_send_with_fields() -> None:
+    model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO, emit=[delta("Hi")])])
+
+    async with await runner_for(model).run() as session:
+        with pytest.raises(UnexpectedRealtimeSend) as caught:
+            await session.send_message("Goodbye")
+
+    error = caught.value
+    assert isinstance(error, RealtimeScriptError)
+    assert isinstance(error, UnexpectedCallError)
+    assert error.actual == RealtimeModelSendUserInput(user_input="Goodbye")
+    assert error.expected == HELLO
+    assert (error.send_index, error.step_index) == (0, 0)
+    assert "Send 1" in str(error)
+    assert "step 1" in str(error)
+    # The step is still pending and the mismatched send is in the history.
+    assert len(model.remaining_steps) == 1
+    assert model.sent_events == (RealtimeModelSendUserInput(user_input="Goodbye"),)
+
+
+@pytest.mark.asyncio
+async def test_strict_send_after_the_script_ran_out_reports_no_expectation() -> None:
+    model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO)])
+
+    async with await runner_for(model).run() as session:
+        await session.send_message("Hello")
+        with pytest.raises(UnexpectedRealtimeSend) as caught:
+            await session.interrupt()
+
+    assert caught.value.actual == RealtimeModelSendInterrupt()
+    assert caught.value.expected is None
+    assert (caught.value.send_index, caught.value.step_index) == (1, None)
+    model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_non_strict_records_unrelated_sends_without_consuming_the_step() -> None:
+    step = RealtimeStep(expect=HELLO, emit=[delta("Hi there")])
+    model = ScriptedRealtimeModel([step], strict=False)
+
+    async with await runner_for(model).run() as session:
+        await session.send_audio(b"\x00\x01")
+        await session.interrupt()
+        assert model.remaining_steps == (step,)
+        await session.send_message("Hello")
+        assert await raw_events(session, 1) == [delta("Hi there")]
+        await session.send_message("unrelated, after the script")
+
+    assert model.sent_events == (
+        RealtimeModelSendAudio(audio=b"\x00\x01"),
+        RealtimeModelSendInterrupt(),
+        HELLO,
+        RealtimeModelSendUserInput(user_input="unrelated, after the script"),
+    )
+    model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_step_error_is_raised_from_the_matched_send_and_consumes_the_step() -> None:
+    failure = ConnectionResetError("transport dropped")
+    model = ScriptedRealtimeModel(
+        [RealtimeStep(expect=HELLO, error=failure), RealtimeStep(expect=RealtimeModelSendAudio)]
+    )
+
+    async with await runner_for(model).run() as session:
+        with pytest.raises(ConnectionResetError) as caught:
+            await session.send_message("Hello")
+        assert caught.value is failure
+        await session.send_audio(b"\x01")
+
+    model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_step_error_may_be_an_exception_class() -> None:
+    model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO, error=TimeoutError)])
+
+    async with await runner_for(model).run() as session:
+        with pytest.raises(TimeoutError):
+            await session.send_message("Hello")
+
+    model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_assert_complete_reports_the_remaining_steps() -> None:
+    first = RealtimeStep(expect=HELLO)
+    second = RealtimeStep(expect=RealtimeModelSendInterrupt)
+    model = ScriptedRealtimeModel([first, second])
+
+    async with await runner_for(model).run() as session:
+        await session.send_message("Hello")
+
+    with pytest.raises(UnconsumedRealtimeSteps) as caught:
+        model.assert_complete()
+    assert caught.value.remaining_steps == (second,)
+    assert isinstance(caught.value, UnconsumedStepsError)
+    assert isinstance(caught.value, RealtimeScriptError)
+    assert "1 scripted realtime step" in str(caught.value)
+
+
+def test_assert_complete_passes_for_an_empty_script() -> None:
+    ScriptedRealtimeModel().assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_send_event_if_sends_only_when_the_condition_holds() -> None:
+    model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO, emit=[delta("ok")])])
+
+    async with await runner_for(model).run() as session:
+        assert await model.send_event_if(HELLO, lambda: False) is False
+        assert model.sent_events == ()
+        assert await model.send_event_if(HELLO, lambda: True) is True
+        assert await raw_events(session, 1) == [delta("ok")]
+
+    model.assert_complete()
+
+
+# -- lifecycle -----------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_lifecycle_state_and_listeners_at_each_point() -> None:
+    model = ScriptedRealtimeModel()
+    session = await runner_for(model).run()
+    assert (model.connected, model.closed, model.close_calls) == (False, False, 0)
+    assert model.listeners == ()
+
+    async with session:
+        assert (model.connected, model.closed, model.close_calls) == (True, False, 0)
+        assert model.listeners == (session,)
+
+    assert (model.connected, model.closed, model.close_calls) == (False, True, 1)
+    assert model.listeners == ()
+    assert len(model.connect_calls) == 1
+
+
+@pytest.mark.asyncio
+async def test_session_closes_the_model_when_the_body_raises() -> None:
+    model = ScriptedRealtimeModel()
+
+    with pytest.raises(LookupError, match="application bug"):
+        async with await runner_for(model).run():
+            raise LookupError("application bug")
+
+    assert model.closed is True
+    assert model.connected is False
+    assert model.close_calls == 1
+    assert model.listeners == ()
+
+
+@pytest.mark.asyncio
+async def test_connect_events_are_emitted_while_connecting() -> None:
+    greeting = delta("Welcome")
+    model = ScriptedRealtimeModel(connect_events=[greeting, RealtimeModelErrorEvent(error="x")])
+
+    async with await runner_for(model).run() as session:
+        # Emitted inside connect(): queued before the session's initial history event.
+        first = await asyncio.wait_for(session.__aiter__().__anext__(), GUARD_SECONDS)
+        assert isinstance(first, RealtimeRawModelEvent)
+        assert first.data == greeting
+
+    model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_connect_error_fails_session_entry_and_leaves_the_model_disconnected() -> None:
+    model = ScriptedRealtimeModel(
+        [RealtimeStep(expect=HELLO)], connect_error=ConnectionRefusedError("no route")
+    )
+    session = await runner_for(model).run()
+
+    with pytest.raises(ConnectionRefusedError, match="no route"):
+        async with session:
+            pytest.fail("the body must not run when connecting fails")
+
+    assert (model.connected, model.closed) == (False, False)
+    assert len(model.connect_calls) == 1
+    with pytest.raises(RealtimeScriptError, match="before connect"):
+        await session.send_message("Hello")
+    assert model.sent_events == ()
+    assert len(model.remaining_steps) == 1
+
+
+@pytest.mark.asyncio
+async def test_close_error_surfaces_from_session_exit_and_still_disconnects() -> None:
+    model = ScriptedRealtimeModel(close_error=OSError("close handshake failed"))
+
+    with pytest.raises(OSError, match="close handshake failed"):
+        async with await runner_for(model).run() as session:
+            assert model.connected is True
+
+    assert (model.connected, model.closed, model.close_calls) == (False, True, 1)
+    with pytest.raises(RealtimeScriptError, match="after close"):
+        await session.send_message("late")
+
+
+@pytest.mark.asyncio
+async def test_sending_after_the_session_closed_raises_script_error() -> None:
+    model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO)])
+
+    async with await runner_for(model).run() as session:
+        pass
+
+    with pytest.raises(RealtimeScriptError) as caught:
+        await session.send_message("Hello")
+    assert not isinstance(caught.value, UnexpectedRealtimeSend)
+    assert model.sent_events == ()
+
+
+@pytest.mark.asyncio
+async def test_sending_before_connect_raises_script_error() -> None:
+    model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO)])
+
+    with pytest.raises(RealtimeScriptError, match="not connected"):
+        await model.send_event(HELLO)
+    with pytest.raises(RealtimeScriptError, match="not connected"):
+        await model.send_event_if(HELLO, lambda: True)
+    assert model.remaining_steps != ()
+
+
+@pytest.mark.asyncio
+async def test_connecting_twice_without_close_raises_script_error() -> None:
+    model = ScriptedRealtimeModel()
+    await model.connect({})
+
+    with pytest.raises(RealtimeScriptError, match="already connected"):
+        await model.connect({})
+
+    await model.close()
+    await model.connect({})
+    assert (model.connected, model.closed, len(model.connect_calls)) == (True, False, 2)
+
+
+# -- emit() from the test ----------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_emit_from_the_test_reaches_the_session() -> None:
+    model = ScriptedRealtimeModel()
+    pushed = [delta("unprompted"), RealtimeModelItemDeletedEvent(item_id="item_0")]
+
+    async with await runner_for(model).run() as session:
+        await model.emit(*pushed)
+        assert await raw_events(session, 2) == pushed
+
+    model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_emit_rejects_events_that_are_not_incoming_model_events() -> None:
+    model = ScriptedRealtimeModel()
+
+    async with await runner_for(model).run():
+        with pytest.raises(InvalidRealtimeStep) as caught:
+            await model.emit(delta("fine"), HELLO)  # type: ignore[arg-type]
+
+    assert (caught.value.reason, caught.value.input_index, caught.value.field) == (
+        "invalid_event",
+        1,
+        "emit",
+    )
+
+
+@pytest.mark.asyncio
+async def test_emit_while_disconnected_raises_script_error() -> None:
+    model = ScriptedRealtimeModel()
+
+    with pytest.raises(RealtimeScriptError, match="not connected"):
+        await model.emit(delta("too early"))
+
+
+@pytest.mark.asyncio
+async def test_listeners_are_registered_once_and_removal_of_unknown_is_ignored() -> None:
+    class Recorder:
+        def __init__(self) -> None:
+            self.events: list[Any] = []
+
+        async def on_event(self, event: Any) -> None:
+            self.events.append(event)
+
+    model = ScriptedRealtimeModel()
+    recorder = Recorder()
+    model.add_listener(recorder)  # type: ignore[arg-type]
+    model.add_listener(recorder)  # type: ignore[arg-type]
+    model.remove_listener(Recorder())  # type: ignore[arg-type]
+    assert model.listeners == (recorder,)
+
+    await model.connect({})
+    call = RealtimeModelToolCallEvent(name="noop", call_id="c", arguments="{}")
+    await model.emit(call)
+    assert recorder.events == [call]
+    model.remove_listener(recorder)  # type: ignore[arg-type]
+    assert model.listeners == ()
