@@ -190,14 +190,33 @@ def sandbox_config_accepts_mapping() -> bool:
 
 __all__ += [
     "voice_config_accepts_mapping",
+    "voice_ends_flushed_turns",
     "voice_finalizes_intro_turn",
     "voice_reports_close_errors",
+    "voice_speaks_short_segments",
 ]
 
 
 def voice_config_accepts_mapping() -> bool:
     """Whether ``VoicePipeline(config=...)`` accepts a plain dict (0.19+; a dataclass before)."""
     return sdk_at_least(0, 19)
+
+
+def voice_ends_flushed_turns() -> bool:
+    """Whether a turn whose text already went to TTS still ends with ``turn_ended`` (0.17.3+).
+
+    Earlier releases emit ``turn_ended`` only for a turn that leaves text in the buffer,
+    so a text splitter that flushes everything leaves the turn open.
+    """
+    return sdk_at_least(0, 17, 3)
+
+
+def voice_speaks_short_segments() -> bool:
+    """Whether every segment the text splitter releases is spoken (0.17.3+).
+
+    Earlier releases drop a released segment shorter than 20 characters.
+    """
+    return sdk_at_least(0, 17, 3)
 
 
 def voice_finalizes_intro_turn() -> bool:

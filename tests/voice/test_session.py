@@ -1,0 +1,215 @@
+"""ScriptedTranscriptionSession: turns, closing, close errors and skipped turns."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from agents.voice import (
+    StreamedAudioInput,
+    StreamedTranscriptionSession,
+    VoicePipeline,
+    VoiceWorkflowBase,
+)
+from agents.voice.testing import (
+    InvalidVoiceStep,
+    ScriptedSTTModel,
+    ScriptedTranscriptionSession,
+    ScriptedTTSModel,
+    ScriptedVoiceWorkflow,
+    UnconsumedVoiceSteps,
+    pcm16_samples,
+)
+
+from agents_testing.core import compat
+
+PCM = pcm16_samples([5, 6])
+
+
+class HangUpWorkflow(VoiceWorkflowBase):
+    """An application workflow that ends the call when the caller says goodbye."""
+
+    def __init__(self, stt: ScriptedSTTModel, answers: ScriptedVoiceWorkflow) -> None:
+        self._stt = stt
+        self._answers = answers
+
+    async def run(self, transcription: str) -> AsyncIterator[str]:
+        async for text in self._answers.run(transcription):
+            yield text
+        if transcription == "goodbye":
+            await self._stt.created_sessions[-1].close()
+
+
+async def collect(session: ScriptedTranscriptionSession) -> list[str]:
+    return [turn async for turn in session.transcribe_turns()]
+
+
+def test_is_a_streamed_transcription_session() -> None:
+    assert isinstance(ScriptedTranscriptionSession(), StreamedTranscriptionSession)
+
+
+@pytest.mark.asyncio
+async def test_turns_are_yielded_in_order_and_then_iteration_ends() -> None:
+    session = ScriptedTranscriptionSession(["first turn", "second turn"])
+
+    assert await collect(session) == ["first turn", "second turn"]
+    assert session.remaining_turns == ()
+    assert not session.closed
+    session.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_a_single_string_is_one_turn() -> None:
+    assert await collect(ScriptedTranscriptionSession("only turn")) == ["only turn"]
+
+
+@pytest.mark.asyncio
+async def test_closing_stops_iteration_and_leaves_the_skipped_turns_pending() -> None:
+    session = ScriptedTranscriptionSession(["one", "two", "three"])
+    turns = session.transcribe_turns()
+
+    assert await turns.__anext__() == "one"
+    await session.close()
+
+    with pytest.raises(StopAsyncIteration):
+        await turns.__anext__()
+    assert session.closed
+    assert session.close_calls == 1
+    assert session.remaining_turns == ("two", "three")
+    with pytest.raises(UnconsumedVoiceSteps) as caught:
+        session.assert_complete()
+    assert caught.value.remaining_steps == 2
+    assert caught.value.pending == ("session_turn", "session_turn")
+
+
+@pytest.mark.asyncio
+async def test_closing_mid_session_ends_the_pipeline_run_and_stt_reports_the_skipped_turns(
+    drain: Any, voice_config: Any
+) -> None:
+    stt = ScriptedSTTModel(sessions=[["hello", "goodbye", "are you still there", "hello?"]])
+    answers = ScriptedVoiceWorkflow(["Hi there.", "Bye now."])
+    tts = ScriptedTTSModel([[PCM], [PCM]])
+    pipeline = VoicePipeline(
+        workflow=HangUpWorkflow(stt, answers), stt_model=stt, tts_model=tts, config=voice_config()
+    )
+
+    outcome = await drain(await pipeline.run(StreamedAudioInput()))
+
+    assert outcome.error is None
+    assert outcome.kinds[-1] == "session_ended"
+    assert answers.transcriptions == ("hello", "goodbye")
+    (session,) = stt.created_sessions
+    assert session.closed
+    # Once by the workflow, once more by the pipeline's own cleanup.
+    assert session.close_calls == 2
+    answers.assert_complete()
+    tts.assert_complete()
+    with pytest.raises(UnconsumedVoiceSteps) as caught:
+        stt.assert_complete()
+    assert caught.value.remaining_steps == 2
+    assert caught.value.pending == ("session_turn", "session_turn")
+
+
+@pytest.mark.asyncio
+async def test_the_pipeline_closes_the_session_when_its_turns_run_out(
+    drain: Any, voice_config: Any
+) -> None:
+    session = ScriptedTranscriptionSession(["hello"])
+    stt = ScriptedSTTModel(sessions=[session])
+    pipeline = VoicePipeline(
+        workflow=ScriptedVoiceWorkflow(["Hi."]),
+        stt_model=stt,
+        tts_model=ScriptedTTSModel([[PCM]]),
+        config=voice_config(),
+    )
+
+    outcome = await drain(await pipeline.run(StreamedAudioInput()))
+
+    assert outcome.kinds == ["turn_started", "audio", "turn_ended", "session_ended"]
+    assert session.close_calls == 1
+    stt.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_close_error_is_raised_by_close_and_the_session_is_closed_anyway() -> None:
+    failure = RuntimeError("socket already gone")
+    session = ScriptedTranscriptionSession(["hello"], close_error=failure)
+
+    with pytest.raises(RuntimeError) as caught:
+        await session.close()
+
+    assert caught.value is failure
+    assert session.closed
+    assert await collect(session) == []
+    assert session.remaining_turns == ("hello",)
+
+
+@pytest.mark.skipif(
+    not compat.voice_reports_close_errors(),
+    reason="the pipeline reports a failing session close() from openai-agents 0.20",
+)
+@pytest.mark.asyncio
+async def test_close_error_reaches_the_pipeline_consumer(drain: Any, voice_config: Any) -> None:
+    failure = RuntimeError("socket already gone")
+    session = ScriptedTranscriptionSession(["hello"], close_error=failure)
+    stt = ScriptedSTTModel(sessions=[session])
+    workflow = ScriptedVoiceWorkflow(["Hi."])
+    pipeline = VoicePipeline(
+        workflow=workflow,
+        stt_model=stt,
+        tts_model=ScriptedTTSModel([[PCM]]),
+        config=voice_config(),
+    )
+
+    outcome = await drain(await pipeline.run(StreamedAudioInput()))
+
+    assert outcome.error is failure
+    assert "session_ended" not in outcome.kinds
+    assert workflow.transcriptions == ("hello",)
+    assert session.closed
+    assert session.close_calls == 1
+    stt.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_a_turn_given_as_an_exception_fails_the_stream_after_earlier_turns(
+    drain: Any, voice_config: Any
+) -> None:
+    failure = ConnectionResetError("stream dropped")
+    session = ScriptedTranscriptionSession(["hello", failure, "never heard"])
+    stt = ScriptedSTTModel(sessions=[session])
+    workflow = ScriptedVoiceWorkflow(["Hi."])
+    pipeline = VoicePipeline(
+        workflow=workflow,
+        stt_model=stt,
+        tts_model=ScriptedTTSModel([[PCM]]),
+        config=voice_config(),
+    )
+
+    outcome = await drain(await pipeline.run(StreamedAudioInput()))
+
+    assert outcome.error is failure
+    assert workflow.transcriptions == ("hello",)
+    assert session.closed
+    assert session.remaining_turns == ("never heard",)
+    with pytest.raises(UnconsumedVoiceSteps) as caught:
+        stt.assert_complete()
+    assert caught.value.remaining_steps == 1
+
+
+@pytest.mark.parametrize(
+    ("turns", "index"),
+    [(["ok", 1], 1), ([None], 0), ([b"audio"], 0)],
+)
+def test_malformed_turns_are_rejected(turns: list[Any], index: int) -> None:
+    with pytest.raises(InvalidVoiceStep) as caught:
+        ScriptedTranscriptionSession(turns)
+    assert caught.value.reason == "invalid_turn"
+    assert caught.value.input_index == index
+
+
+def test_close_error_must_be_an_exception_instance() -> None:
+    with pytest.raises(InvalidVoiceStep) as caught:
+        ScriptedTranscriptionSession(["hi"], close_error=RuntimeError)  # type: ignore[arg-type]
+    assert caught.value.reason == "invalid_close_error"

@@ -1,0 +1,334 @@
+"""ScriptedSTTModel: static transcriptions, streamed sessions, history and completeness."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from agents import Agent
+from agents.testing import ScriptedModel, assistant_message
+from agents.voice import (
+    AudioInput,
+    SingleAgentVoiceWorkflow,
+    StreamedAudioInput,
+    STTModel,
+    STTModelSettings,
+    VoicePipeline,
+)
+from agents.voice.testing import (
+    InvalidVoiceStep,
+    ScriptedSTTModel,
+    ScriptedTranscriptionSession,
+    ScriptedTTSModel,
+    ScriptedVoiceWorkflow,
+    STTCall,
+    STTSessionCall,
+    UnconsumedVoiceSteps,
+    UnexpectedVoiceCall,
+    VoiceScriptError,
+    pcm16_samples,
+)
+
+PCM = pcm16_samples([7, -7])
+
+
+def pipeline(stt: ScriptedSTTModel, workflow: Any, tts: ScriptedTTSModel, config: Any) -> Any:
+    return VoicePipeline(workflow=workflow, stt_model=stt, tts_model=tts, config=config())
+
+
+def test_is_an_stt_model_with_a_name() -> None:
+    assert isinstance(ScriptedSTTModel(), STTModel)
+    assert ScriptedSTTModel().model_name == "scripted-stt"
+    assert ScriptedSTTModel(model_name="whisper-double").model_name == "whisper-double"
+
+
+@pytest.mark.asyncio
+async def test_static_input_is_transcribed_for_a_scripted_workflow(
+    drain: Any, voice_config: Any, silence: AudioInput
+) -> None:
+    stt = ScriptedSTTModel("what time is it")
+    workflow = ScriptedVoiceWorkflow(["It is noon."])
+    tts = ScriptedTTSModel([[PCM]])
+
+    outcome = await drain(await pipeline(stt, workflow, tts, voice_config).run(silence))
+
+    assert outcome.error is None
+    assert outcome.kinds == ["turn_started", "audio", "turn_ended", "session_ended"]
+    assert outcome.audio == [PCM]
+    assert workflow.transcriptions == ("what time is it",)
+    assert len(stt.calls) == 1
+    assert stt.session_calls == ()
+    stt.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_static_input_runs_a_single_agent_workflow_over_a_scripted_model(
+    drain: Any, voice_config: Any, silence: AudioInput
+) -> None:
+    model = ScriptedModel([[assistant_message("Your flight leaves at nine.")]])
+    stt = ScriptedSTTModel("when does my flight leave")
+    tts = ScriptedTTSModel([[PCM, pcm16_samples([1, 2, 3])]])
+    workflow = SingleAgentVoiceWorkflow(Agent(name="Desk", model=model))
+
+    outcome = await drain(await pipeline(stt, workflow, tts, voice_config).run(silence))
+
+    assert outcome.error is None
+    assert outcome.kinds == ["turn_started", "audio", "audio", "turn_ended", "session_ended"]
+    assert outcome.audio == [PCM, pcm16_samples([1, 2, 3])]
+    assert [call.text for call in tts.calls] == ["Your flight leaves at nine."]
+    assert model.calls[0].input == [{"role": "user", "content": "when does my flight leave"}]
+    assert model.calls[0].streamed
+    for double in (stt, tts, model):
+        double.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_streamed_turns_carry_the_conversation_through_a_single_agent_workflow(
+    drain: Any, voice_config: Any
+) -> None:
+    model = ScriptedModel(
+        [[assistant_message("Hello, traveller.")], [assistant_message("Gate twelve.")]]
+    )
+    stt = ScriptedSTTModel(sessions=[["hello", "which gate"]])
+    tts = ScriptedTTSModel([[PCM], [PCM]])
+    workflow = SingleAgentVoiceWorkflow(Agent(name="Desk", model=model))
+
+    outcome = await drain(
+        await pipeline(stt, workflow, tts, voice_config).run(StreamedAudioInput())
+    )
+
+    assert outcome.error is None
+    assert [call.text for call in tts.calls] == ["Hello, traveller.", "Gate twelve."]
+    second_input = model.calls[1].input
+    assert second_input[0] == {"role": "user", "content": "hello"}
+    assert second_input[-1] == {"role": "user", "content": "which gate"}
+    for double in (stt, tts, model):
+        double.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_static_calls_snapshot_the_audio_and_settings(drain: Any, voice_config: Any) -> None:
+    buffer = np.array([1, 2, 3], dtype=np.int16)
+    stt = ScriptedSTTModel("hi")
+    voice = pipeline(
+        stt, ScriptedVoiceWorkflow(["Hello."]), ScriptedTTSModel([[PCM]]), voice_config
+    )
+    voice.config.stt_settings = STTModelSettings(language="en", turn_detection={"type": "vad"})
+
+    await drain(await voice.run(AudioInput(buffer, frame_rate=16000)))
+    buffer[:] = 0
+    voice.config.stt_settings.language = "fr"
+    assert voice.config.stt_settings.turn_detection is not None
+    voice.config.stt_settings.turn_detection["type"] = "changed"
+
+    (call,) = stt.calls
+    assert isinstance(call, STTCall)
+    assert call.input.buffer.tolist() == [1, 2, 3]
+    assert call.input.frame_rate == 16000
+    assert call.settings.language == "en"
+    assert call.settings.turn_detection == {"type": "vad"}
+    assert call.trace_include_sensitive_data is True
+    assert call.trace_include_sensitive_audio_data is True
+    # What the accessor hands out is a copy too.
+    call.input.buffer[:] = 9
+    assert call.settings.turn_detection is not None
+    call.settings.turn_detection["type"] = "mutated"
+    assert stt.calls[0].input.buffer.tolist() == [1, 2, 3]
+    assert stt.calls[0].settings.turn_detection == {"type": "vad"}
+
+
+@pytest.mark.asyncio
+async def test_sessions_may_be_given_as_a_session_a_list_of_turns_or_a_string(
+    drain: Any, voice_config: Any
+) -> None:
+    given = ScriptedTranscriptionSession(["one"])
+    stt = ScriptedSTTModel(sessions=[given, ["two", "three"], "four"])
+    workflow = ScriptedVoiceWorkflow(["A.", "B.", "C.", "D."])
+    tts = ScriptedTTSModel([[PCM]] * 4)
+    voice = pipeline(stt, workflow, tts, voice_config)
+    inputs = [StreamedAudioInput() for _ in range(3)]
+
+    for audio in inputs:
+        outcome = await drain(await voice.run(audio))
+        assert outcome.error is None
+
+    assert workflow.transcriptions == ("one", "two", "three", "four")
+    sessions = stt.created_sessions
+    assert len(sessions) == 3
+    assert sessions[0] is given
+    assert all(session.closed for session in sessions)
+    assert [call.input for call in stt.session_calls] == inputs
+    assert all(a is b for a, b in zip([c.input for c in stt.session_calls], inputs, strict=True))
+    assert all(isinstance(call, STTSessionCall) for call in stt.session_calls)
+    assert stt.calls == ()
+    stt.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_session_calls_keep_the_input_live_and_snapshot_the_settings(
+    drain: Any, voice_config: Any
+) -> None:
+    stt = ScriptedSTTModel(sessions=["hi"])
+    voice = pipeline(
+        stt, ScriptedVoiceWorkflow(["Hello."]), ScriptedTTSModel([[PCM]]), voice_config
+    )
+    voice.config.stt_settings = STTModelSettings(prompt="names of airports")
+    audio = StreamedAudioInput()
+
+    await drain(await voice.run(audio))
+    voice.config.stt_settings.prompt = "changed"
+
+    (call,) = stt.session_calls
+    assert call.input is audio
+    assert call.settings.prompt == "names of airports"
+    assert stt.session_calls[0].settings is not call.settings
+
+
+@pytest.mark.asyncio
+async def test_a_session_given_as_an_exception_fails_the_stream(
+    drain: Any, voice_config: Any
+) -> None:
+    failure = ConnectionError("transcription service unreachable")
+    stt = ScriptedSTTModel(sessions=[failure])
+    workflow = ScriptedVoiceWorkflow()
+    tts = ScriptedTTSModel()
+
+    outcome = await drain(
+        await pipeline(stt, workflow, tts, voice_config).run(StreamedAudioInput())
+    )
+
+    assert outcome.error is failure
+    assert len(stt.session_calls) == 1
+    assert stt.created_sessions == ()
+    assert workflow.transcriptions == ()
+    stt.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_a_static_transcription_given_as_an_exception_fails_the_stream(
+    drain: Any, voice_config: Any, silence: AudioInput
+) -> None:
+    failure = TimeoutError("transcription timed out")
+    stt = ScriptedSTTModel([failure])
+    workflow = ScriptedVoiceWorkflow()
+
+    outcome = await drain(
+        await pipeline(stt, workflow, ScriptedTTSModel(), voice_config).run(silence)
+    )
+
+    assert outcome.error is failure
+    assert workflow.transcriptions == ()
+
+
+@pytest.mark.asyncio
+async def test_a_static_transcription_beyond_the_script_is_unexpected(
+    drain: Any, voice_config: Any, silence: AudioInput
+) -> None:
+    stt = ScriptedSTTModel(sessions=["only streamed"])
+
+    outcome = await drain(
+        await pipeline(stt, ScriptedVoiceWorkflow(), ScriptedTTSModel(), voice_config).run(silence)
+    )
+
+    error = outcome.error
+    assert isinstance(error, UnexpectedVoiceCall)
+    assert isinstance(error, VoiceScriptError)
+    assert error.operation == "static_transcription"
+    assert error.call_index == 0
+    assert isinstance(error.call, STTCall)
+    assert "number 1" in str(error)
+    assert len(stt.calls) == 1
+
+
+@pytest.mark.asyncio
+async def test_a_streamed_session_beyond_the_script_is_unexpected(
+    drain: Any, voice_config: Any
+) -> None:
+    stt = ScriptedSTTModel("only static")
+    audio = StreamedAudioInput()
+
+    outcome = await drain(
+        await pipeline(stt, ScriptedVoiceWorkflow(), ScriptedTTSModel(), voice_config).run(audio)
+    )
+
+    error = outcome.error
+    assert isinstance(error, UnexpectedVoiceCall)
+    assert error.operation == "streamed_session"
+    assert isinstance(error.call, STTSessionCall)
+    assert error.call.input is audio
+    assert stt.created_sessions == ()
+
+
+@pytest.mark.asyncio
+async def test_assert_complete_counts_transcriptions_sessions_and_turns_of_created_sessions(
+    drain: Any, voice_config: Any
+) -> None:
+    stt = ScriptedSTTModel(
+        ["unused static", "another"],
+        sessions=[ScriptedTranscriptionSession(["heard"]), ["never", "created"]],
+    )
+    created = stt.created_sessions
+    assert created == ()
+    with pytest.raises(UnconsumedVoiceSteps) as before:
+        stt.assert_complete()
+    assert before.value.remaining_steps == 4
+    assert before.value.pending == (
+        "static_transcription",
+        "static_transcription",
+        "streamed_session",
+        "streamed_session",
+    )
+
+    workflow = ScriptedVoiceWorkflow(["Heard you."])
+    await drain(
+        await pipeline(stt, workflow, ScriptedTTSModel([[PCM]]), voice_config).run(
+            StreamedAudioInput()
+        )
+    )
+
+    with pytest.raises(UnconsumedVoiceSteps) as after:
+        stt.assert_complete()
+    assert after.value.remaining_steps == 3
+    assert after.value.pending == (
+        "static_transcription",
+        "static_transcription",
+        "streamed_session",
+    )
+    assert "3 scripted voice step(s)" in str(after.value)
+
+
+@pytest.mark.asyncio
+async def test_a_single_string_is_one_static_transcription() -> None:
+    stt = ScriptedSTTModel("hello")
+    settings = STTModelSettings()
+
+    assert await stt.transcribe(AudioInput(np.zeros(1, dtype=np.int16)), settings, False, True) == (
+        "hello"
+    )
+    call = stt.calls[0]
+    assert (call.trace_include_sensitive_data, call.trace_include_sensitive_audio_data) == (
+        False,
+        True,
+    )
+    stt.assert_complete()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "reason", "index"),
+    [
+        ({"transcriptions": ["ok", 3]}, "invalid_transcription", 1),
+        ({"transcriptions": [b"bytes"]}, "invalid_transcription", 0),
+        ({"sessions": [["ok"], 5]}, "invalid_session", 1),
+        ({"sessions": [["ok", None]]}, "invalid_session", 0),
+        ({"sessions": [b"raw audio"]}, "invalid_session", 0),
+    ],
+)
+def test_malformed_steps_are_rejected_when_scripted(
+    kwargs: dict[str, Any], reason: str, index: int
+) -> None:
+    with pytest.raises(InvalidVoiceStep) as caught:
+        ScriptedSTTModel(**kwargs)
+    assert caught.value.reason == reason
+    assert caught.value.input_index == index
+    assert f"item {index + 1}" in str(caught.value)

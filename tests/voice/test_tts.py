@@ -1,0 +1,178 @@
+"""ScriptedTTSModel: scripted audio reaches the pipeline's audio events exactly."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from agents.voice import AudioInput, TTSModel, TTSModelSettings, VoicePipeline
+from agents.voice.testing import (
+    InvalidVoiceStep,
+    ScriptedSTTModel,
+    ScriptedTTSModel,
+    ScriptedVoiceWorkflow,
+    TTSCall,
+    TTSResult,
+    UnconsumedVoiceSteps,
+    UnexpectedVoiceCall,
+    pcm16_samples,
+)
+
+from agents_testing.core import compat
+
+FIRST = pcm16_samples([0, 100, -100, 0])
+SECOND = pcm16_samples([32767, -32768])
+THIRD = pcm16_samples([42])
+
+
+def run_once(workflow: ScriptedVoiceWorkflow, tts: ScriptedTTSModel, config: Any) -> VoicePipeline:
+    return VoicePipeline(
+        workflow=workflow, stt_model=ScriptedSTTModel("hi"), tts_model=tts, config=config
+    )
+
+
+def test_is_a_tts_model_with_a_name() -> None:
+    assert isinstance(ScriptedTTSModel(), TTSModel)
+    assert ScriptedTTSModel().model_name == "scripted-tts"
+    assert ScriptedTTSModel(model_name="voice-double").model_name == "voice-double"
+
+
+@pytest.mark.asyncio
+async def test_audio_events_carry_exactly_the_scripted_pcm_in_order(
+    drain: Any, voice_config: Any, silence: AudioInput, fragment_splitter: Any
+) -> None:
+    workflow = ScriptedVoiceWorkflow([["The first sentence is here.", "The second one follows."]])
+    tts = ScriptedTTSModel([TTSResult([FIRST, SECOND]), [THIRD]])
+
+    outcome = await drain(
+        await run_once(workflow, tts, voice_config(text_splitter=fragment_splitter)).run(silence)
+    )
+
+    assert outcome.error is None
+    assert outcome.audio == [FIRST, SECOND, THIRD]
+    # The splitter sent all text before the turn ended; older releases then skip turn_ended.
+    ended = ["turn_ended"] if compat.voice_ends_flushed_turns() else []
+    assert outcome.kinds == ["turn_started", "audio", "audio", "audio", *ended, "session_ended"]
+    assert [call.text for call in tts.calls] == [
+        "The first sentence is here.",
+        "The second one follows.",
+    ]
+    audio_events = [event for event in outcome.events if event.type == "voice_stream_event_audio"]
+    assert all(event.data.dtype == np.int16 for event in audio_events)
+    tts.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_a_result_given_as_a_list_of_chunks_streams_those_chunks() -> None:
+    tts = ScriptedTTSModel([[FIRST, bytearray(SECOND)], TTSResult([])])
+
+    first = [chunk async for chunk in tts.run("one", TTSModelSettings())]
+    second = [chunk async for chunk in tts.run("two", TTSModelSettings())]
+
+    assert first == [FIRST, SECOND]
+    assert all(type(chunk) is bytes for chunk in first)
+    assert second == []
+    tts.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_a_scripted_exception_is_reported_like_a_provider_failure(
+    drain: Any, voice_config: Any, silence: AudioInput
+) -> None:
+    failure = ConnectionError("tts provider unavailable")
+    workflow = ScriptedVoiceWorkflow(["Hello there."])
+    tts = ScriptedTTSModel([failure])
+
+    outcome = await drain(await run_once(workflow, tts, voice_config()).run(silence))
+
+    # The SDK ends the session on a TTS failure and re-raises it from stream().
+    assert outcome.kinds == ["turn_started", "session_ended"]
+    assert outcome.error is failure
+    assert outcome.audio == []
+    assert [call.text for call in tts.calls] == ["Hello there."]
+    tts.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_a_tts_call_beyond_the_script_is_unexpected(
+    drain: Any, voice_config: Any, silence: AudioInput
+) -> None:
+    workflow = ScriptedVoiceWorkflow(["Hello there."])
+    tts = ScriptedTTSModel()
+
+    outcome = await drain(await run_once(workflow, tts, voice_config()).run(silence))
+
+    error = outcome.error
+    assert isinstance(error, UnexpectedVoiceCall)
+    assert error.operation == "tts"
+    assert error.call_index == 0
+    assert isinstance(error.call, TTSCall)
+    assert error.call.text == "Hello there."
+    assert outcome.kinds == ["turn_started", "session_ended"]
+
+
+@pytest.mark.asyncio
+async def test_calls_snapshot_the_settings_at_call_time(
+    drain: Any, silence: AudioInput, voice_config: Any
+) -> None:
+    config = voice_config(voice={"id": "custom-voice"}, speed=1.5)
+    tts = ScriptedTTSModel([[FIRST]])
+
+    await drain(await run_once(ScriptedVoiceWorkflow(["Hello there."]), tts, config).run(silence))
+    config.tts_settings.speed = 3.0
+    config.tts_settings.voice["id"] = "changed"
+
+    (call,) = tts.calls
+    assert call.settings.speed == 1.5
+    assert call.settings.voice == {"id": "custom-voice"}
+    assert call.settings.buffer_size == 1
+    call.settings.voice["id"] = "mutated through the snapshot"
+    assert tts.calls[0].settings.voice == {"id": "custom-voice"}
+
+
+def test_scripted_chunks_are_copied_when_the_script_is_built() -> None:
+    chunk = bytearray(FIRST)
+    result = TTSResult([chunk])
+    chunk[:] = b"\x00" * len(chunk)
+
+    assert result.chunks == (FIRST,)
+    assert result == TTSResult([FIRST])
+
+
+@pytest.mark.asyncio
+async def test_assert_complete_counts_the_results_never_streamed() -> None:
+    tts = ScriptedTTSModel([[FIRST], [SECOND], RuntimeError("unused")])
+    [chunk async for chunk in tts.run("only one", TTSModelSettings())]
+
+    with pytest.raises(UnconsumedVoiceSteps) as caught:
+        tts.assert_complete()
+
+    assert caught.value.remaining_steps == 2
+    assert caught.value.pending == ("tts", "tts")
+
+
+@pytest.mark.parametrize(
+    ("results", "index"),
+    [
+        ([[FIRST], FIRST], 1),
+        (["text instead of audio"], 0),
+        ([[FIRST, "not bytes"]], 0),
+        ([42], 0),
+    ],
+)
+def test_malformed_results_are_rejected(results: list[Any], index: int) -> None:
+    with pytest.raises(InvalidVoiceStep) as caught:
+        ScriptedTTSModel(results)
+    assert caught.value.reason == "invalid_tts_result"
+    assert caught.value.input_index == index
+
+
+def test_a_tts_result_needs_a_sequence_of_byte_chunks() -> None:
+    with pytest.raises(InvalidVoiceStep) as whole:
+        TTSResult(FIRST)
+    assert whole.value.reason == "invalid_chunk"
+    with pytest.raises(InvalidVoiceStep) as chunk:
+        TTSResult([FIRST, 3])  # type: ignore[list-item]
+    assert chunk.value.reason == "invalid_chunk"
+    assert chunk.value.input_index == 1
