@@ -32,6 +32,16 @@ class SandboxCall:
     args: tuple[Any, ...]
     kwargs: Mapping[str, Any]
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # A mappingproxy cannot be pickled; rebuild it from a plain dict.
+        return (_restore, (self.call_index, self.method, self.args, dict(self.kwargs)))
+
+
+def _restore(
+    call_index: int, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> SandboxCall:
+    return SandboxCall(call_index, method, args, MappingProxyType(kwargs))
+
 
 def _is_immutable(value: object) -> bool:
     return type(value) in _IMMUTABLE or isinstance(value, PurePath)

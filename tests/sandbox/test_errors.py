@@ -1,0 +1,222 @@
+"""Script violations: unexpected calls, matcher rejections and unused steps, with their fields."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import pytest
+from agents import UserError
+from agents.sandbox import ExecResult
+from agents.sandbox.capabilities import Filesystem, Shell
+
+from agents_testing.core import (
+    InvalidStepError,
+    UnconsumedStepsError,
+    UnexpectedCallError,
+)
+from agents_testing.model import ScriptedModel, assistant_message, function_call
+from agents_testing.sandbox import (
+    InvalidSandboxStep,
+    SandboxCall,
+    SandboxCallMatcherError,
+    SandboxScriptError,
+    UnconsumedSandboxSteps,
+    UnexpectedSandboxCall,
+    scripted_sandbox_session,
+)
+
+OK = ExecResult(stdout=b"ok\n", stderr=b"", exit_code=0)
+
+
+def _exec_model(*commands: str) -> ScriptedModel:
+    turns: list[Any] = [
+        [function_call("exec_command", {"cmd": cmd}, call_id=f"c{i}")]
+        for i, cmd in enumerate(commands)
+    ]
+    return ScriptedModel([*turns, [assistant_message("done")]])
+
+
+@pytest.mark.asyncio
+async def test_a_call_after_the_script_ends_is_unexpected(run_sandbox: Any) -> None:
+    sandbox = scripted_sandbox_session([{"method": "exec", "result": OK}])
+    model = _exec_model("pwd", "whoami")
+
+    async with sandbox:
+        with pytest.raises(UserError) as raised:
+            await run_sandbox(sandbox, model, [Shell()])
+
+    error = raised.value.__cause__
+    assert isinstance(error, UnexpectedSandboxCall)
+    assert (error.call_index, error.actual_method, error.expected_method) == (1, "exec", None)
+    assert error.call == sandbox.calls[1]
+    assert error.call.args == ("whoami",)
+    assert error.remaining_steps == ()
+    assert "Sandbox call 2 was exec('whoami',)" in str(error)
+    with pytest.raises(UnexpectedSandboxCall) as again:
+        sandbox.assert_complete()
+    assert again.value is error
+
+
+@pytest.mark.asyncio
+async def test_a_wrong_method_is_unexpected_and_leaves_the_step_pending(
+    run_sandbox: Any,
+) -> None:
+    sandbox = scripted_sandbox_session([{"method": "read", "result": b"x"}])
+    model = _exec_model("cat x")
+
+    async with sandbox:
+        with pytest.raises(UserError) as raised:
+            await run_sandbox(sandbox, model, [Shell()])
+
+    error = raised.value.__cause__
+    assert isinstance(error, UnexpectedSandboxCall)
+    assert (error.actual_method, error.expected_method, error.call_index) == ("exec", "read", 0)
+    assert [step["method"] for step in error.remaining_steps] == ["read"]
+    assert error.remaining_steps[0]["result"].read() == b"x"
+    assert [step["method"] for step in sandbox.remaining_steps] == ["read"]
+
+
+@pytest.mark.asyncio
+async def test_a_matcher_returning_false_raises_and_leaves_the_step_pending(
+    run_sandbox: Any,
+) -> None:
+    def only_ls(call: SandboxCall) -> bool:
+        return call.args == ("ls",)
+
+    sandbox = scripted_sandbox_session([{"method": "exec", "match": only_ls, "result": OK}])
+    model = _exec_model("rm -rf /")
+
+    async with sandbox:
+        with pytest.raises(UserError) as raised:
+            await run_sandbox(sandbox, model, [Shell()])
+
+    error = raised.value.__cause__
+    assert isinstance(error, SandboxCallMatcherError)
+    assert (error.call_index, error.method) == (0, "exec")
+    assert error.call.args == ("rm -rf /",)
+    assert error.__cause__ is None
+    [pending] = sandbox.remaining_steps
+    assert (pending["method"], pending["match"]) == ("exec", only_ls)
+    assert pending["result"].stdout == b"ok\n"
+
+
+@pytest.mark.asyncio
+async def test_a_raising_matcher_raises_the_matcher_error_with_its_cause(
+    run_sandbox: Any,
+) -> None:
+    def broken(call: SandboxCall) -> bool:
+        return call.kwargs["missing"] == 1  # type: ignore[no-any-return]
+
+    sandbox = scripted_sandbox_session([{"method": "exec", "match": broken, "result": OK}])
+    model = _exec_model("pwd")
+
+    async with sandbox:
+        with pytest.raises(UserError) as raised:
+            await run_sandbox(sandbox, model, [Shell()])
+
+    error = raised.value.__cause__
+    assert isinstance(error, SandboxCallMatcherError)
+    assert isinstance(error.__cause__, KeyError)
+    assert (error.call_index, error.method) == (0, "exec")
+    assert len(sandbox.remaining_steps) == 1
+
+
+@pytest.mark.asyncio
+async def test_a_matcher_returning_anything_but_false_accepts(run_sandbox: Any) -> None:
+    sandbox = scripted_sandbox_session(
+        [
+            {"method": "exec", "match": lambda call: None, "result": OK},
+            {"method": "exec", "match": lambda call: 0, "result": OK},
+        ]
+    )
+    async with sandbox:
+        await run_sandbox(sandbox, _exec_model("a", "b"), [Shell()])
+    sandbox.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_an_async_matcher_result_is_rejected_at_the_call() -> None:
+    async def later(call: SandboxCall) -> bool:
+        return True
+
+    sandbox = scripted_sandbox_session(
+        [{"method": "exec", "match": lambda c: later(c), "result": OK}]
+    )
+    async with sandbox:
+        with pytest.raises(SandboxCallMatcherError) as raised:
+            await sandbox.exec("pwd")
+    assert isinstance(raised.value.__cause__, TypeError)
+
+
+@pytest.mark.asyncio
+async def test_unused_steps_are_reported_with_their_methods(run_sandbox: Any) -> None:
+    sandbox = scripted_sandbox_session(
+        [
+            {"method": "exec", "result": OK},
+            {"method": "mkdir", "result": None},
+            {"method": "write", "result": None},
+        ]
+    )
+    async with sandbox:
+        await run_sandbox(sandbox, _exec_model("pwd"), [Shell()])
+
+    with pytest.raises(UnconsumedSandboxSteps) as raised:
+        sandbox.assert_complete()
+    assert raised.value.pending_methods == ("mkdir", "write")
+    assert raised.value.remaining_steps == (
+        {"method": "mkdir", "result": None},
+        {"method": "write", "result": None},
+    )
+    assert "2 sandbox step(s) were never used: mkdir, write" in str(raised.value)
+
+
+@pytest.mark.asyncio
+async def test_assert_complete_reports_a_violation_the_sdk_turned_into_tool_output(
+    run_sandbox: Any,
+) -> None:
+    sandbox = scripted_sandbox_session()
+    model = ScriptedModel(
+        [
+            [function_call("view_image", {"path": "a.png"}, call_id="c1")],
+            [assistant_message("I could not see it")],
+        ]
+    )
+    async with sandbox:
+        result = await run_sandbox(sandbox, model, [Filesystem()])
+
+    assert result.final_output == "I could not see it"
+    assert "UnexpectedSandboxCall" in str(model.last_call.input)
+    with pytest.raises(UnexpectedSandboxCall) as raised:
+        sandbox.assert_complete()
+    assert (raised.value.actual_method, raised.value.expected_method) == ("read", None)
+
+
+def test_errors_inherit_the_boundary_base_and_the_core_kinds() -> None:
+    assert issubclass(InvalidSandboxStep, SandboxScriptError)
+    assert issubclass(InvalidSandboxStep, InvalidStepError)
+    assert issubclass(UnexpectedSandboxCall, UnexpectedCallError)
+    assert issubclass(SandboxCallMatcherError, UnexpectedCallError)
+    assert issubclass(UnconsumedSandboxSteps, UnconsumedStepsError)
+    assert all(
+        issubclass(cls, SandboxScriptError)
+        for cls in (UnexpectedSandboxCall, SandboxCallMatcherError, UnconsumedSandboxSteps)
+    )
+
+
+@pytest.mark.asyncio
+async def test_errors_survive_pickling_with_their_fields() -> None:
+    sandbox = scripted_sandbox_session([{"method": "read", "result": b""}])
+    async with sandbox:
+        with pytest.raises(UnexpectedSandboxCall) as raised:
+            await sandbox.exec("pwd")
+    copy = pickle.loads(pickle.dumps(raised.value))
+    assert (copy.call, copy.call_index, copy.actual_method, copy.expected_method) == (
+        raised.value.call,
+        0,
+        "exec",
+        "read",
+    )
+    invalid = pickle.loads(pickle.dumps(InvalidSandboxStep("unknown_method", 2, "cp", "no cp")))
+    assert (invalid.reason, invalid.input_index, invalid.method) == ("unknown_method", 2, "cp")
+    assert "Sandbox step 3 ('cp')" in str(invalid)

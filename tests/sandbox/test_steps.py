@@ -1,0 +1,247 @@
+"""Step validation, outcomes and static-result snapshots, checked through real runs."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any
+
+import pytest
+from agents import UserError
+from agents.sandbox import ExecResult
+from agents.sandbox.capabilities import Filesystem, Shell
+from agents.sandbox.errors import ExecTransportError
+from openai.types.responses import ResponseCustomToolCall
+
+from agents_testing.core import compat
+from agents_testing.model import ScriptedModel, assistant_message, function_call
+from agents_testing.sandbox import (
+    InvalidSandboxStep,
+    SandboxCall,
+    SandboxStepSpec,
+    scripted_sandbox_session,
+)
+
+OK = ExecResult(stdout=b"ok\n", stderr=b"", exit_code=0)
+VALID: SandboxStepSpec = {"method": "exec", "result": OK}
+
+
+def _exec_model(*commands: str) -> ScriptedModel:
+    turns: list[Any] = [
+        [function_call("exec_command", {"cmd": cmd}, call_id=f"c{i}")]
+        for i, cmd in enumerate(commands)
+    ]
+    return ScriptedModel([*turns, [assistant_message("done")]])
+
+
+@pytest.mark.parametrize(
+    ("step", "reason", "method"),
+    [
+        ("exec", "invalid_input", None),
+        ({"result": OK}, "invalid_input", None),
+        ({"method": 3, "result": OK}, "invalid_input", None),
+        ({"method": "exec", "result": OK, "expect": 1}, "invalid_input", "exec"),
+        ({"method": "cp", "result": None}, "unknown_method", "cp"),
+        ({"method": "exec", "match": "pwd", "result": OK}, "invalid_matcher", "exec"),
+        ({"method": "exec", "result": OK, "error": OSError()}, "invalid_outcome", "exec"),
+        ({"method": "exec"}, "invalid_outcome", "exec"),
+        ({"method": "exec", "result": b"pwd"}, "invalid_outcome", "exec"),
+        ({"method": "exec", "responder": "ok"}, "invalid_outcome", "exec"),
+        ({"method": "exec", "error": "boom"}, "invalid_outcome", "exec"),
+        ({"method": "mkdir", "result": True}, "invalid_outcome", "mkdir"),
+        ({"method": "ls", "result": ["a.txt"]}, "invalid_outcome", "ls"),
+        ({"method": "read", "result": 42}, "invalid_outcome", "read"),
+        ({"method": "apply_patch", "result": None}, "invalid_outcome", "apply_patch"),
+    ],
+    ids=lambda value: value if isinstance(value, str) else None,
+)
+def test_a_malformed_step_is_rejected_with_reason_index_and_method(
+    step: Any, reason: str, method: str | None
+) -> None:
+    with pytest.raises(InvalidSandboxStep) as raised:
+        scripted_sandbox_session([VALID, step])
+    assert (raised.value.reason, raised.value.input_index, raised.value.method) == (
+        reason,
+        1,
+        method,
+    )
+    assert str(raised.value).startswith("Sandbox step 2")
+
+
+def test_an_async_matcher_is_rejected() -> None:
+    async def match(call: SandboxCall) -> bool:
+        return True
+
+    with pytest.raises(InvalidSandboxStep) as raised:
+        scripted_sandbox_session([{"method": "exec", "match": match, "result": OK}])
+    assert (raised.value.reason, raised.value.input_index) == ("invalid_matcher", 0)
+
+
+@pytest.mark.parametrize("steps", [VALID, "exec", 3])
+def test_steps_that_are_not_a_sequence_of_dicts_are_rejected(steps: Any) -> None:
+    with pytest.raises(InvalidSandboxStep) as raised:
+        scripted_sandbox_session(steps)
+    assert (raised.value.reason, raised.value.input_index, raised.value.method) == (
+        "invalid_input",
+        0,
+        None,
+    )
+
+
+@pytest.mark.skipif(
+    not compat.sdk_at_least(0, 23, 1), reason="sandbox sessions have mv from 0.23.1"
+)
+def test_mv_is_scriptable_where_the_sdk_has_it() -> None:
+    sandbox = scripted_sandbox_session([{"method": "mv", "result": None}])
+    assert [step["method"] for step in sandbox.remaining_steps] == ["mv"]
+
+
+@pytest.mark.skipif(compat.sdk_at_least(0, 23, 1), reason="mv is a session operation from 0.23.1")
+def test_mv_is_an_unknown_method_where_the_sdk_lacks_it() -> None:
+    with pytest.raises(InvalidSandboxStep) as raised:
+        scripted_sandbox_session([{"method": "mv", "result": None}])
+    assert raised.value.reason == "unknown_method"
+
+
+@pytest.mark.asyncio
+async def test_static_results_are_snapshotted_when_the_script_is_built(
+    run_sandbox: Any, tool_outputs: Any
+) -> None:
+    result = ExecResult(stdout=b"before\n", stderr=b"", exit_code=0)
+    stream = io.BytesIO(b"title\n")
+    sandbox = scripted_sandbox_session(
+        [
+            {"method": "exec", "result": result},
+            {"method": "read", "result": stream},
+            {"method": "mkdir", "result": None},
+            {"method": "write", "result": None},
+        ]
+    )
+    result.stdout = b"after\n"
+    result.exit_code = 9
+    stream.seek(0)
+    stream.write(b"WRONG!")
+    patch = "*** Begin Patch\n*** Update File: notes.md\n@@\n-title\n+Title\n*** End Patch\n"
+    model = ScriptedModel(
+        [
+            [function_call("exec_command", {"cmd": "cat notes.md"}, call_id="c1")],
+            [_patch_call(patch)],
+            [assistant_message("done")],
+        ]
+    )
+
+    async with sandbox:
+        await run_sandbox(sandbox, model, [Shell(), Filesystem()])
+
+    exec_output = model.calls[1].input[-1]
+    assert isinstance(exec_output, dict)
+    assert "Process exited with code 0" in exec_output["output"]
+    assert exec_output["output"].endswith("before\n")
+    assert tool_outputs(model)[-1] == "Updated notes.md"
+    assert sandbox.calls[3].args[1] == b"Title\n"
+    sandbox.assert_complete()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [io.BytesIO(b"title\n"), io.StringIO("title\n"), b"title\n", "title\n"],
+    ids=["BytesIO", "StringIO", "bytes", "str"],
+)
+@pytest.mark.asyncio
+async def test_read_results_may_be_byte_or_text_streams(
+    run_sandbox: Any, tool_outputs: Any, content: Any
+) -> None:
+    sandbox = scripted_sandbox_session(
+        [
+            {"method": "read", "result": content},
+            {"method": "mkdir", "result": None},
+            {"method": "write", "result": None},
+        ]
+    )
+    patch = "*** Begin Patch\n*** Update File: notes.md\n@@\n-title\n+Title\n*** End Patch\n"
+    model = ScriptedModel([[_patch_call(patch)], [assistant_message("done")]])
+
+    async with sandbox:
+        await run_sandbox(sandbox, model, [Filesystem()])
+
+    assert tool_outputs(model) == ["Updated notes.md"]
+    assert sandbox.calls[2].args[1] == b"Title\n"
+
+
+@pytest.mark.asyncio
+async def test_an_error_step_fails_the_call_like_a_provider_failure(run_sandbox: Any) -> None:
+    failure = ExecTransportError(command=("pwd",), context={"reason": "connection reset"})
+    sandbox = scripted_sandbox_session([{"method": "exec", "error": failure}])
+
+    async with sandbox:
+        with pytest.raises(UserError) as raised:
+            await run_sandbox(sandbox, _exec_model("pwd"), [Shell()])
+
+    assert raised.value.__cause__ is failure
+    assert [call.method for call in sandbox.calls] == ["exec"]
+    sandbox.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_an_error_the_sdk_handles_reaches_the_model(
+    run_sandbox: Any, tool_outputs: Any
+) -> None:
+    sandbox = scripted_sandbox_session([{"method": "exec", "error": TimeoutError}])
+
+    async with sandbox:
+        result = await run_sandbox(sandbox, _exec_model("sleep 100"), [Shell()])
+
+    assert result.final_output == "done"
+    [output] = tool_outputs(_model_of(result))
+    assert "Command timed out after 10.000 seconds." in output
+    sandbox.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_a_responder_may_be_sync_or_async_and_gets_each_call() -> None:
+    async def slow(call: SandboxCall) -> ExecResult:
+        await asyncio.sleep(0)
+        return ExecResult(stdout=str(call.args).encode(), stderr=b"", exit_code=0)
+
+    sandbox = scripted_sandbox_session(
+        [
+            {"method": "exec", "responder": slow},
+            {"method": "exec", "responder": lambda call: OK},
+        ]
+    )
+    async with sandbox:
+        first = await sandbox.exec("a", "b", shell=False)
+        second = await sandbox.exec("c")
+    assert (first.stdout, second.stdout) == (b"('a', 'b')", b"ok\n")
+    assert second is not OK
+    sandbox.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_a_responder_returning_the_wrong_type_is_an_invalid_outcome() -> None:
+    sandbox = scripted_sandbox_session(
+        [VALID, {"method": "exec", "responder": lambda call: b"not an ExecResult"}]
+    )
+    async with sandbox:
+        await sandbox.exec("a")
+        with pytest.raises(InvalidSandboxStep) as raised:
+            await sandbox.exec("b")
+    assert (raised.value.reason, raised.value.input_index, raised.value.method) == (
+        "invalid_outcome",
+        1,
+        "exec",
+    )
+    with pytest.raises(InvalidSandboxStep):
+        sandbox.assert_complete()
+
+
+def _patch_call(patch: str) -> ResponseCustomToolCall:
+    return ResponseCustomToolCall(
+        type="custom_tool_call", call_id="call_patch", name="apply_patch", input=patch
+    )
+
+
+def _model_of(result: Any) -> ScriptedModel:
+    model = result.last_agent.model
+    assert isinstance(model, ScriptedModel)
+    return model
