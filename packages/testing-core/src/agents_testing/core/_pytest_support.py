@@ -8,14 +8,15 @@ only, never by the library itself.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import TracebackType
 from typing import ParamSpec, Protocol, TypeVar
 
 import pytest
 
 from ._errors import UnconsumedStepsError
+from .compat import TracingState, capture_tracing_state
 
 __all__ = [
     "CALL_REPORT",
@@ -75,16 +76,46 @@ class _Made:
 
 
 class ScriptedDoubles:
-    """Every double made through a ``scripted_*`` fixture during one test."""
+    """Every double made through a ``scripted_*`` fixture during one test.
 
-    def __init__(self, options: FixtureOptions) -> None:
-        self.options = options
+    Entered for the duration of the test: tracing is switched off on entry (unless the
+    marker says otherwise) and restored on exit, and a test whose body passed fails at
+    teardown with the first double's ``Unconsumed...`` error.
+    """
+
+    def __init__(self, item: pytest.Item) -> None:
+        self.options = FixtureOptions.for_item(item)
+        self._item = item
         self._made: list[_Made] = []
+        self._tracing: TracingState | None = None
+
+    def __enter__(self) -> ScriptedDoubles:
+        self._item.stash[DOUBLES] = self
+        if self.options.disable_tracing:
+            from agents import set_tracing_disabled
+
+            self._tracing = capture_tracing_state()
+            set_tracing_disabled(True)
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        __tracebackhide__ = True
+        if self._tracing is not None:
+            self._tracing.restore()
+        report = self._item.stash.get(CALL_REPORT, None)
+        # Only a passed body is checked here; a failed one already carries the
+        # unconsumed steps as a section of its report (see note_unconsumed).
+        if exc is None and self.options.assert_complete and report is not None and report.passed:
+            self._raise_unconsumed()
 
     def track(self, fixture: str, factory: Callable[P, D]) -> Callable[P, D]:
         """Wrap ``factory`` so each double it makes is remembered for the final check."""
 
-        @functools.wraps(factory)
         def make(*args: P.args, **kwargs: P.kwargs) -> D:
             double = factory(*args, **kwargs)
             made = sum(1 for entry in self._made if entry.label.startswith(f"{fixture}("))
@@ -92,6 +123,11 @@ class ScriptedDoubles:
             self._made.append(_Made(label, double))
             return double
 
+        # Named for the fixture (that is what a failing test's locals show), while
+        # help() and inspect.signature() follow __wrapped__ to the real constructor.
+        make.__name__ = make.__qualname__ = fixture
+        make.__doc__ = factory.__doc__
+        make.__wrapped__ = factory  # type: ignore[attr-defined]
         return make
 
     def unconsumed(self) -> list[tuple[str, UnconsumedStepsError]]:
@@ -104,14 +140,15 @@ class ScriptedDoubles:
                 found.append((entry.label, error))
         return found
 
-    def assert_complete(self, item: pytest.Item) -> None:
-        """Raise the first double's unconsumed-steps error; list every one in the report."""
+    def _raise_unconsumed(self) -> None:
+        __tracebackhide__ = True
         found = self.unconsumed()
         if not found:
             return
         if len(found) > 1:
-            item.add_report_section("teardown", "unconsumed scripted steps", _describe(found))
-        raise found[0][1]
+            self._item.add_report_section("teardown", "unconsumed scripted steps", _describe(found))
+        # Raised afresh: the frames inside the double's own check add nothing here.
+        raise found[0][1].with_traceback(None)
 
 
 def _describe(found: list[tuple[str, UnconsumedStepsError]]) -> str:

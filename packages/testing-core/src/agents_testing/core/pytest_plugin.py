@@ -14,9 +14,7 @@ import pytest
 
 from ._pytest_support import (
     CALL_REPORT,
-    DOUBLES,
     FIXTURE_MARKER,
-    FixtureOptions,
     ScriptedDoubles,
     note_unconsumed,
 )
@@ -83,6 +81,7 @@ def pytest_runtest_protocol(
 
 def _fail_swallowed_requests(item: pytest.Item) -> Generator[None, object, object]:
     """Fail a phase in which a blocked request was caught and hidden by the code under test."""
+    __tracebackhide__ = True
     guard = item.stash.get(_GUARD, None)
     try:
         result = yield
@@ -99,11 +98,13 @@ def _fail_swallowed_requests(item: pytest.Item) -> Generator[None, object, objec
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item: pytest.Item) -> Generator[None, object, object]:
+    __tracebackhide__ = True
     return (yield from _fail_swallowed_requests(item))
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
+    __tracebackhide__ = True
     return (yield from _fail_swallowed_requests(item))
 
 
@@ -111,6 +112,7 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
 def pytest_runtest_teardown(
     item: pytest.Item, nextitem: pytest.Item | None
 ) -> Generator[None, object, object]:
+    __tracebackhide__ = True
     return (yield from _fail_swallowed_requests(item))
 
 
@@ -129,25 +131,6 @@ def pytest_runtest_makereport(
 @pytest.fixture
 def _agents_testing_doubles(request: pytest.FixtureRequest) -> Iterator[ScriptedDoubles]:
     """The registry behind every ``scripted_*`` fixture of this test."""
-    item = request.node
-    assert isinstance(item, pytest.Item)
-    options = FixtureOptions.for_item(item)
-    doubles = item.stash.setdefault(DOUBLES, ScriptedDoubles(options))
-    if not options.disable_tracing:
+    assert isinstance(request.node, pytest.Item)
+    with ScriptedDoubles(request.node) as doubles:
         yield doubles
-    else:
-        from agents import set_tracing_disabled
-
-        from .compat import capture_tracing_state
-
-        state = capture_tracing_state()
-        set_tracing_disabled(True)
-        try:
-            yield doubles
-        finally:
-            state.restore()
-    report = item.stash.get(CALL_REPORT, None)
-    # Only a passed body is checked here; a failed one already carries the
-    # unconsumed steps as a report section (see pytest_runtest_makereport).
-    if options.assert_complete and report is not None and report.passed:
-        doubles.assert_complete(item)

@@ -1,3 +1,26 @@
-"""pytest plugin of the realtime boundary, loaded by pytest through the pytest11 entry point."""
+"""pytest plugin of the realtime boundary: the ``scripted_realtime_model`` fixture.
+
+Loaded by pytest through the ``pytest11`` entry point; the library never imports it.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pytest
+
+from agents_testing.core._pytest_support import ScriptedDoubles
+
+if TYPE_CHECKING:
+    from agents_testing.realtime import ScriptedRealtimeModel
+
+
+@pytest.fixture
+def scripted_realtime_model(
+    _agents_testing_doubles: ScriptedDoubles,
+) -> Callable[..., ScriptedRealtimeModel]:
+    """Make ``ScriptedRealtimeModel(...)`` doubles, checked at teardown."""
+    from agents_testing.realtime import ScriptedRealtimeModel
+
+    return _agents_testing_doubles.track("scripted_realtime_model", ScriptedRealtimeModel)

@@ -1,3 +1,43 @@
-"""pytest plugin of the voice boundary, loaded by pytest through the pytest11 entry point."""
+"""pytest plugin of the voice boundary: ``scripted_stt``, ``scripted_tts`` and
+``scripted_voice_workflow``.
+
+Loaded by pytest through the ``pytest11`` entry point; the library never imports it.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pytest
+
+from agents_testing.core._pytest_support import ScriptedDoubles
+
+if TYPE_CHECKING:
+    from agents_testing.voice import ScriptedSTTModel, ScriptedTTSModel, ScriptedVoiceWorkflow
+
+
+@pytest.fixture
+def scripted_stt(_agents_testing_doubles: ScriptedDoubles) -> Callable[..., ScriptedSTTModel]:
+    """Make ``ScriptedSTTModel(...)`` doubles, checked (with their sessions) at teardown."""
+    from agents_testing.voice import ScriptedSTTModel
+
+    return _agents_testing_doubles.track("scripted_stt", ScriptedSTTModel)
+
+
+@pytest.fixture
+def scripted_tts(_agents_testing_doubles: ScriptedDoubles) -> Callable[..., ScriptedTTSModel]:
+    """Make ``ScriptedTTSModel(...)`` doubles, checked at teardown."""
+    from agents_testing.voice import ScriptedTTSModel
+
+    return _agents_testing_doubles.track("scripted_tts", ScriptedTTSModel)
+
+
+@pytest.fixture
+def scripted_voice_workflow(
+    _agents_testing_doubles: ScriptedDoubles,
+) -> Callable[..., ScriptedVoiceWorkflow]:
+    """Make ``ScriptedVoiceWorkflow(...)`` doubles, checked at teardown."""
+    from agents_testing.voice import ScriptedVoiceWorkflow
+
+    return _agents_testing_doubles.track("scripted_voice_workflow", ScriptedVoiceWorkflow)
