@@ -1,0 +1,122 @@
+"""``sandbox.calls``: detached, read-only, 0-based records of what the workflow called."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+from agents import function_tool
+from agents.sandbox.capabilities import Capability
+from agents.sandbox.types import User
+from agents.tool import Tool
+
+from agents_testing.model import ScriptedModel, assistant_message, function_call
+from agents_testing.sandbox import SandboxCall, scripted_sandbox_session
+
+
+class PatchTool(Capability):
+    """An application tool that hands the session a mutable operation and keeps it."""
+
+    type: Literal["patch-tool"] = "patch-tool"
+
+    def tools(self) -> list[Tool]:
+        session = self.session
+        assert session is not None
+
+        @function_tool
+        async def add_file(path: str) -> str:
+            """Create an empty file."""
+            operation: dict[str, Any] = {"type": "create_file", "path": path, "diff": ""}
+            output = await session.apply_patch([operation])
+            operation["path"] = "changed-after-the-call"
+            return output
+
+        return [add_file]
+
+
+@pytest.mark.asyncio
+async def test_calls_are_detached_from_what_the_workflow_mutates_later(run_sandbox: Any) -> None:
+    capability = PatchTool()
+    sandbox = scripted_sandbox_session([{"method": "apply_patch", "result": "Created a.txt"}])
+    model = ScriptedModel(
+        [
+            [function_call("add_file", {"path": "a.txt"}, call_id="c1")],
+            [assistant_message("done")],
+        ]
+    )
+    async with sandbox:
+        await run_sandbox(sandbox, model, [capability])
+
+    [call] = sandbox.calls
+    assert call.args == ([{"type": "create_file", "path": "a.txt", "diff": ""}],)
+    assert "Created a.txt" in str(model.last_call.input)
+    sandbox.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_mutating_a_returned_call_does_not_change_history() -> None:
+    seen: list[SandboxCall] = []
+
+    def respond(call: SandboxCall) -> str:
+        seen.append(call)
+        call.args[0].append("from the responder")
+        return "ok"
+
+    sandbox = scripted_sandbox_session(
+        [
+            {"method": "apply_patch", "responder": respond},
+            {"method": "apply_patch", "result": "ok"},
+        ]
+    )
+    async with sandbox:
+        await sandbox.apply_patch(["first"])
+        await sandbox.apply_patch(["second"])
+
+    sandbox.calls[1].args[0].append("from the test")
+    assert [call.args for call in sandbox.calls] == [(["first"],), (["second"],)]
+    assert seen[0].args == (["first", "from the responder"],)
+
+
+@pytest.mark.asyncio
+async def test_kwargs_are_read_only_with_defaults_filled_in() -> None:
+    sandbox = scripted_sandbox_session(
+        [{"method": "mkdir", "result": None}, {"method": "rm", "result": None}]
+    )
+    async with sandbox:
+        await sandbox.mkdir("logs")
+        await sandbox.rm(Path("logs"), recursive=True, user=User(name="app"))
+
+    mkdir, rm = sandbox.calls
+    assert dict(mkdir.kwargs) == {"parents": False, "user": None}
+    assert rm.kwargs["recursive"] is True
+    assert rm.kwargs["user"] == User(name="app")
+    with pytest.raises(TypeError):
+        mkdir.kwargs["parents"] = True  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        mkdir.method = "rm"  # type: ignore[misc]
+
+
+@pytest.mark.asyncio
+async def test_call_indices_count_every_call_from_zero() -> None:
+    sandbox = scripted_sandbox_session(
+        [
+            {"method": "mkdir", "result": None},
+            {"method": "write", "result": None},
+            {"method": "read", "result": b"x"},
+        ]
+    )
+    async with sandbox:
+        await sandbox.mkdir("a")
+        await sandbox.write(Path("a/b"), io.StringIO("text"))
+        await sandbox.read(Path("a/b"))
+
+    calls = sandbox.calls
+    assert [(call.call_index, call.method) for call in calls] == [
+        (0, "mkdir"),
+        (1, "write"),
+        (2, "read"),
+    ]
+    assert calls[1].args == (Path("a/b"), b"text")
+    assert sandbox.calls == calls
