@@ -332,3 +332,19 @@ def test_malformed_steps_are_rejected_when_scripted(
     assert caught.value.reason == reason
     assert caught.value.input_index == index
     assert f"item {index + 1}" in str(caught.value)
+
+
+@pytest.mark.asyncio
+async def test_the_call_in_an_unexpected_call_error_is_a_copy() -> None:
+    stt = ScriptedSTTModel()
+    settings = STTModelSettings(turn_detection={"type": "vad"})
+    audio = AudioInput(np.array([1, 2], dtype=np.int16))
+
+    with pytest.raises(UnexpectedVoiceCall) as caught:
+        await stt.transcribe(audio, settings, True, True)
+    assert isinstance(caught.value.call, STTCall)
+    caught.value.call.settings.turn_detection["type"] = "changed"  # type: ignore[index]
+    caught.value.call.input.buffer[:] = 0
+
+    assert stt.calls[0].settings.turn_detection == {"type": "vad"}
+    assert stt.calls[0].input.buffer.tolist() == [1, 2]

@@ -176,3 +176,34 @@ def test_a_tts_result_needs_a_sequence_of_byte_chunks() -> None:
         TTSResult([FIRST, 3])  # type: ignore[list-item]
     assert chunk.value.reason == "invalid_chunk"
     assert chunk.value.input_index == 1
+
+
+@pytest.mark.asyncio
+async def test_settings_changed_between_calls_are_recorded_per_call() -> None:
+    tts = ScriptedTTSModel([[FIRST], [SECOND]])
+    settings = TTSModelSettings(speed=1.0, voice={"id": "first"})
+
+    [chunk async for chunk in tts.run("one", settings)]
+    settings.speed = 2.0
+    settings.voice["id"] = "second"  # type: ignore[index]
+    [chunk async for chunk in tts.run("two", settings)]
+    settings.speed = 3.0
+
+    first, second = tts.calls
+    assert (first.settings.speed, first.settings.voice) == (1.0, {"id": "first"})
+    assert (second.settings.speed, second.settings.voice) == (2.0, {"id": "second"})
+
+
+@pytest.mark.asyncio
+async def test_the_call_in_an_unexpected_call_error_is_a_copy() -> None:
+    tts = ScriptedTTSModel([[FIRST]])
+    settings = TTSModelSettings(voice={"id": "kept"})
+    [chunk async for chunk in tts.run("scripted", settings)]
+
+    with pytest.raises(UnexpectedVoiceCall) as caught:
+        [chunk async for chunk in tts.run("one too many", settings)]
+    assert isinstance(caught.value.call, TTSCall)
+    caught.value.call.settings.voice["id"] = "changed"  # type: ignore[index]
+
+    assert [call.settings.voice for call in tts.calls] == [{"id": "kept"}, {"id": "kept"}]
+    assert caught.value.call_index == 1

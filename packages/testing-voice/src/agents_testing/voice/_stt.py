@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from agents.voice import AudioInput, StreamedAudioInput, STTModel, STTModelSettings
 
-from agents_testing.core import StepScript, detach
+from agents_testing.core import SnapshotCache, StepScript, detach
 
 from ._errors import (
     InvalidVoiceStep,
@@ -85,6 +85,8 @@ class ScriptedSTTModel(STTModel):
         self._calls: list[STTCall] = []
         self._session_calls: list[STTSessionCall] = []
         self._created: list[ScriptedTranscriptionSession] = []
+        # Calls usually repeat one settings object: unchanged, it shares one private snapshot.
+        self._settings = SnapshotCache()
 
     @property
     def model_name(self) -> str:
@@ -117,14 +119,14 @@ class ScriptedSTTModel(STTModel):
     ) -> str:
         call = STTCall(
             detach(input),
-            detach(settings),
+            self._settings.snapshot(settings),
             trace_include_sensitive_data,
             trace_include_sensitive_audio_data,
         )
         self._calls.append(call)
         step = self._transcriptions.take()
         if step is None:
-            raise UnexpectedVoiceCall("static_transcription", call, len(self._calls) - 1)
+            raise UnexpectedVoiceCall("static_transcription", detach(call), len(self._calls) - 1)
         if isinstance(step, BaseException):
             raise step
         return step
@@ -138,14 +140,15 @@ class ScriptedSTTModel(STTModel):
     ) -> ScriptedTranscriptionSession:
         call = STTSessionCall(
             input,
-            detach(settings),
+            self._settings.snapshot(settings),
             trace_include_sensitive_data,
             trace_include_sensitive_audio_data,
         )
         self._session_calls.append(call)
         step = self._sessions.take()
         if step is None:
-            raise UnexpectedVoiceCall("streamed_session", call, len(self._session_calls) - 1)
+            public = dataclasses.replace(call, settings=detach(call.settings))
+            raise UnexpectedVoiceCall("streamed_session", public, len(self._session_calls) - 1)
         if isinstance(step, BaseException):
             raise step
         self._created.append(step)

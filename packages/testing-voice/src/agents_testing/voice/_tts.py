@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from agents.voice import TTSModel, TTSModelSettings
 
-from agents_testing.core import StepScript, detach
+from agents_testing.core import SnapshotCache, StepScript, detach
 
 from ._errors import InvalidVoiceStep, UnconsumedVoiceSteps, UnexpectedVoiceCall, steps_of
 from ._steps import replay
@@ -85,6 +85,9 @@ class ScriptedTTSModel(TTSModel):
         self._model_name = model_name
         self._results: StepScript[TTSResult | BaseException] = StepScript(steps)
         self._calls: list[TTSCall] = []
+        # The pipeline passes the same settings object to every call; an unchanged
+        # one shares a single private snapshot instead of a deep copy per call.
+        self._settings = SnapshotCache()
 
     @property
     def model_name(self) -> str:
@@ -98,11 +101,12 @@ class ScriptedTTSModel(TTSModel):
     def run(self, text: str, settings: TTSModelSettings) -> AsyncIterator[bytes]:
         # Recorded and consumed at call time, so history holds the settings as they
         # were when the pipeline asked, even if the stream is never iterated.
-        call = TTSCall(text, detach(settings))
+        call = TTSCall(text, self._settings.snapshot(settings))
         self._calls.append(call)
         step = self._results.take()
         if step is None:
-            return replay((), UnexpectedVoiceCall("tts", call, len(self._calls) - 1))
+            public = TTSCall(text, detach(call.settings))
+            return replay((), UnexpectedVoiceCall("tts", public, len(self._calls) - 1))
         if isinstance(step, BaseException):
             return replay((), step)
         return replay(step.chunks, None)

@@ -1,0 +1,217 @@
+"""A long streamed voice session through a real ``VoicePipeline``.
+
+One session of N turns (200 by default): a scripted transcription session yields the
+turns, a scripted workflow answers each (after a scripted greeting), and a scripted
+TTS model streams four PCM chunks per answer; the consumer drains every event.
+``agents_testing.voice`` runs side by side with the SDK's built-in voice doubles where
+the installed SDK has them (0.21 and later), each in its own subprocess: the SDK's with
+``AGENTS_TESTING_BRIDGE=0`` so that ``agents.voice.testing`` is the SDK's own module,
+used through its public API only. A third column, hand-written minimal doubles with no
+recording or checking, is the floor the pipeline itself costs. Runs alternate between
+the implementations; the best of several runs counts.
+
+Run: ``uv run --no-sync python benchmarks/bench_voice.py [--turns N] [--runs R]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from types import SimpleNamespace
+from typing import Any
+
+CHUNKS_PER_ANSWER = 4
+
+
+def _bare() -> Any:
+    """Minimal doubles: the same behaviour with no scripts, history or checks."""
+    from agents.voice import (
+        StreamedTranscriptionSession,
+        STTModel,
+        TTSModel,
+        VoiceWorkflowBase,
+    )
+
+    class Session(StreamedTranscriptionSession):
+        def __init__(self, turns: list[str]) -> None:
+            self.turns = turns
+
+        async def transcribe_turns(self) -> AsyncIterator[str]:
+            for turn in self.turns:
+                yield turn
+
+        async def close(self) -> None:
+            pass
+
+    class STT(STTModel):
+        def __init__(self, *, sessions: list[Session]) -> None:
+            self.sessions = list(sessions)
+
+        model_name = "bare"  # type: ignore[assignment]
+
+        async def transcribe(self, *args: Any) -> str:
+            raise NotImplementedError
+
+        async def create_session(self, *args: Any) -> Session:
+            return self.sessions.pop(0)
+
+        def assert_complete(self) -> None:
+            pass
+
+    class TTS(TTSModel):
+        def __init__(self, results: list[list[bytes]]) -> None:
+            self.results = list(results)
+
+        model_name = "bare"  # type: ignore[assignment]
+
+        async def _stream(self, chunks: list[bytes]) -> AsyncIterator[bytes]:
+            for chunk in chunks:
+                yield chunk
+
+        def run(self, text: str, settings: Any) -> AsyncIterator[bytes]:
+            return self._stream(self.results.pop(0))
+
+        def assert_complete(self) -> None:
+            pass
+
+    class Workflow(VoiceWorkflowBase):
+        def __init__(self, turns: list[str], *, start: str) -> None:
+            self.turns = list(turns)
+            self.start = start
+
+        async def run(self, transcription: str) -> AsyncIterator[str]:
+            yield self.turns.pop(0)
+
+        async def on_start(self) -> AsyncIterator[str]:
+            yield self.start
+
+        def assert_complete(self) -> None:
+            pass
+
+    return SimpleNamespace(
+        ScriptedSTTModel=STT,
+        ScriptedTranscriptionSession=Session,
+        ScriptedTTSModel=TTS,
+        ScriptedVoiceWorkflow=Workflow,
+        TTSResult=list,
+    )
+
+
+def _load(impl: str) -> Any:
+    if impl == "sdk":
+        from agents.voice import testing as builtin
+
+        if builtin.__name__ != "agents.voice.testing" or "agents_testing" in repr(builtin):
+            raise SystemExit("the bridge is on: run the SDK worker with AGENTS_TESTING_BRIDGE=0")
+        return builtin
+    if impl == "bare":
+        return _bare()
+    import agents_testing.voice as ours
+
+    return ours
+
+
+async def _session(impl: str, turns: int) -> float:
+    from agents.voice import StreamedAudioInput, VoicePipeline, VoicePipelineConfig
+
+    from agents_testing.core import compat
+    from agents_testing.voice import pcm16_samples
+
+    m = _load(impl)
+    chunk = pcm16_samples(range(-240, 240))
+    answers = [f"This is answer number {index} to your question." for index in range(turns)]
+    # Releases before 0.20 speak the greeting together with the first answer.
+    spoken = turns + 1 if compat.voice_finalizes_intro_turn() else turns
+    stt = m.ScriptedSTTModel(
+        sessions=[m.ScriptedTranscriptionSession([f"question {index}" for index in range(turns)])]
+    )
+    workflow = m.ScriptedVoiceWorkflow(answers, start="Welcome to the desk.")
+    tts = m.ScriptedTTSModel([m.TTSResult([chunk] * CHUNKS_PER_ANSWER) for _ in range(spoken)])
+    pipeline = VoicePipeline(
+        workflow=workflow,
+        stt_model=stt,
+        tts_model=tts,
+        config=VoicePipelineConfig(tracing_disabled=True),
+    )
+
+    started = time.perf_counter()
+    result = await pipeline.run(StreamedAudioInput())
+    events = 0
+    async for _ in result.stream():
+        events += 1
+    elapsed = time.perf_counter() - started
+
+    for double in (stt, workflow, tts):
+        double.assert_complete()
+    if events < spoken:
+        raise SystemExit(f"{impl}: only {events} events for {spoken} spoken answers")
+    return elapsed
+
+
+def _worker(impl: str, turns: int) -> None:
+    elapsed = asyncio.run(_session(impl, turns))
+    print(json.dumps({"elapsed": elapsed}))
+
+
+def _run_worker(impl: str, turns: int) -> float:
+    env = dict(os.environ)
+    if impl == "sdk":
+        env["AGENTS_TESTING_BRIDGE"] = "0"
+    command = [sys.executable, __file__, "--worker", impl, "--turns", str(turns)]
+    result = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise SystemExit(f"{impl} worker failed:\n{result.stderr}")
+    return float(json.loads(result.stdout.strip().splitlines()[-1])["elapsed"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--turns", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--worker", choices=("ours", "sdk", "bare"))
+    args = parser.parse_args()
+    if args.worker:
+        _worker(args.worker, args.turns)
+        return
+
+    from agents_testing.core import compat
+
+    version = ".".join(map(str, compat.sdk_version()))
+    impls = ["bare", "ours"]
+    if compat.has_builtin_testing():
+        impls.append("sdk")
+    print(f"openai-agents {version}: one streamed session of {args.turns} turns per run, ", end="")
+    print(f"best of {args.runs} runs")
+    if "sdk" not in impls:
+        print("(this SDK release has no built-in voice doubles to compare with)")
+
+    best = {impl: float("inf") for impl in impls}
+    for _ in range(args.runs):
+        for impl in impls:
+            best[impl] = min(best[impl], _run_worker(impl, args.turns))
+
+    print(f"{'doubles':<24} {'session (ms)':>13} {'ms/turn':>9} {'vs ours':>9}")
+    labels = {
+        "bare": "minimal hand-written",
+        "ours": "agents_testing.voice",
+        "sdk": "SDK agents.voice.testing",
+    }
+    for impl in impls:
+        ratio = best[impl] / best["ours"]
+        print(
+            f"{labels[impl]:<24} {best[impl] * 1e3:>13.1f} "
+            f"{best[impl] / args.turns * 1e3:>9.3f} {ratio:>8.2f}x"
+        )
+    if "sdk" in impls and best["sdk"] < best["ours"]:
+        print("ours is slower than the SDK's built-in voice doubles")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
