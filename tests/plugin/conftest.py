@@ -19,3 +19,43 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
     """A pytester project with the repository's asyncio settings."""
     pytester.makeini(INNER_INI)
     return pytester
+
+
+# Every real model gets an AsyncOpenAI client whose HTTP transport fails the test the
+# moment a request reaches it, so "blocked before any connection" is observable.
+PROVIDER_CONFTEST = """
+import httpx2
+import pytest
+from openai import AsyncOpenAI
+
+
+class NoNetwork(httpx2.AsyncBaseTransport):
+    def __init__(self):
+        self.requests = []
+
+    async def handle_async_request(self, request):
+        self.requests.append(str(request.url))
+        pytest.fail(f"the network was reached: {request.url}")
+
+
+@pytest.fixture
+def transport():
+    return NoNetwork()
+
+
+@pytest.fixture
+def client(transport):
+    return AsyncOpenAI(
+        api_key="sk-test",
+        base_url="http://provider.invalid/v1",
+        http_client=httpx2.AsyncClient(transport=transport),
+        max_retries=0,
+    )
+"""
+
+
+@pytest.fixture
+def guarded(project: pytest.Pytester) -> pytest.Pytester:
+    """A project whose tests get a ``client`` (AsyncOpenAI) on a network-failing ``transport``."""
+    project.makeconftest(PROVIDER_CONFTEST)
+    return project

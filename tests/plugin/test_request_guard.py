@@ -6,38 +6,6 @@ import pytest
 from agents.models.openai_chatcompletions import OpenAIChatCompletionsModel
 from agents.models.openai_responses import OpenAIResponsesModel
 
-# Every real model gets an AsyncOpenAI client whose HTTP transport fails the test the
-# moment a request reaches it, so "blocked before any connection" is observable.
-PROVIDER_CONFTEST = """
-import httpx2
-import pytest
-from openai import AsyncOpenAI
-
-
-class NoNetwork(httpx2.AsyncBaseTransport):
-    def __init__(self):
-        self.requests = []
-
-    async def handle_async_request(self, request):
-        self.requests.append(str(request.url))
-        pytest.fail(f"the network was reached: {request.url}")
-
-
-@pytest.fixture
-def transport():
-    return NoNetwork()
-
-
-@pytest.fixture
-def client(transport):
-    return AsyncOpenAI(
-        api_key="sk-test",
-        base_url="http://provider.invalid/v1",
-        http_client=httpx2.AsyncClient(transport=transport),
-        max_retries=0,
-    )
-"""
-
 RESPONSES_TESTS = """
 import pytest
 from agents import Agent, OpenAIResponsesModel, RunConfig, Runner
@@ -67,12 +35,11 @@ async def test_allowed_real_model(client, transport):
 
 
 def test_cli_option_blocks_a_real_responses_model_before_any_connection(
-    project: pytest.Pytester,
+    guarded: pytest.Pytester,
 ) -> None:
-    project.makeconftest(PROVIDER_CONFTEST)
-    project.makepyfile(test_guarded=RESPONSES_TESTS)
+    guarded.makepyfile(test_guarded=RESPONSES_TESTS)
 
-    result = project.runpytest("--agents-block-model-requests")
+    result = guarded.runpytest("--agents-block-model-requests")
 
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(
@@ -85,8 +52,8 @@ def test_cli_option_blocks_a_real_responses_model_before_any_connection(
     result.stdout.no_fnmatch_line("*the network was reached*")
 
 
-def test_ini_option_blocks_like_the_cli_option(project: pytest.Pytester) -> None:
-    project.makeini(
+def test_ini_option_blocks_like_the_cli_option(guarded: pytest.Pytester) -> None:
+    guarded.makeini(
         """
         [pytest]
         asyncio_mode = strict
@@ -94,10 +61,9 @@ def test_ini_option_blocks_like_the_cli_option(project: pytest.Pytester) -> None
         agents_block_model_requests = true
         """
     )
-    project.makeconftest(PROVIDER_CONFTEST)
-    project.makepyfile(test_guarded=RESPONSES_TESTS)
+    guarded.makepyfile(test_guarded=RESPONSES_TESTS)
 
-    result = project.runpytest()
+    result = guarded.runpytest()
 
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(
@@ -105,11 +71,10 @@ def test_ini_option_blocks_like_the_cli_option(project: pytest.Pytester) -> None
     )
 
 
-def test_without_the_option_real_models_are_left_alone(project: pytest.Pytester) -> None:
-    project.makeconftest(PROVIDER_CONFTEST)
-    project.makepyfile(test_guarded=RESPONSES_TESTS)
+def test_without_the_option_real_models_are_left_alone(guarded: pytest.Pytester) -> None:
+    guarded.makepyfile(test_guarded=RESPONSES_TESTS)
 
-    result = project.runpytest()
+    result = guarded.runpytest()
 
     # The unguarded real model reaches the transport, which fails that test.
     result.assert_outcomes(passed=1, failed=1)
@@ -117,9 +82,8 @@ def test_without_the_option_real_models_are_left_alone(project: pytest.Pytester)
     result.stdout.no_fnmatch_line("*ModelRequestBlocked*")
 
 
-def test_streamed_runs_and_chat_completions_are_blocked_too(project: pytest.Pytester) -> None:
-    project.makeconftest(PROVIDER_CONFTEST)
-    project.makepyfile(
+def test_streamed_runs_and_chat_completions_are_blocked_too(guarded: pytest.Pytester) -> None:
+    guarded.makepyfile(
         test_guarded="""
         import pytest
         from agents import (
@@ -149,7 +113,7 @@ def test_streamed_runs_and_chat_completions_are_blocked_too(project: pytest.Pyte
         """
     )
 
-    result = project.runpytest("--agents-block-model-requests")
+    result = guarded.runpytest("--agents-block-model-requests")
 
     result.assert_outcomes(failed=3)
     result.stdout.fnmatch_lines_random(
@@ -162,9 +126,8 @@ def test_streamed_runs_and_chat_completions_are_blocked_too(project: pytest.Pyte
     result.stdout.no_fnmatch_line("*the network was reached*")
 
 
-def test_realtime_and_voice_models_are_blocked(project: pytest.Pytester) -> None:
-    project.makeconftest(PROVIDER_CONFTEST)
-    project.makepyfile(
+def test_realtime_and_voice_models_are_blocked(guarded: pytest.Pytester) -> None:
+    guarded.makepyfile(
         test_guarded="""
         from collections.abc import AsyncIterator
 
@@ -236,7 +199,7 @@ def test_realtime_and_voice_models_are_blocked(project: pytest.Pytester) -> None
         """
     )
 
-    result = project.runpytest("--agents-block-model-requests")
+    result = guarded.runpytest("--agents-block-model-requests")
 
     result.assert_outcomes(failed=4)
     result.stdout.fnmatch_lines_random(
@@ -251,10 +214,9 @@ def test_realtime_and_voice_models_are_blocked(project: pytest.Pytester) -> None
 
 
 def test_a_blocked_request_fails_the_test_even_when_the_code_swallows_it(
-    project: pytest.Pytester,
+    guarded: pytest.Pytester,
 ) -> None:
-    project.makeconftest(PROVIDER_CONFTEST)
-    project.makepyfile(
+    guarded.makepyfile(
         test_guarded="""
         import pytest
         from agents import Agent, OpenAIResponsesModel, RunConfig, Runner
@@ -273,7 +235,7 @@ def test_a_blocked_request_fails_the_test_even_when_the_code_swallows_it(
         """
     )
 
-    result = project.runpytest("--agents-block-model-requests")
+    result = guarded.runpytest("--agents-block-model-requests")
 
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
@@ -281,16 +243,15 @@ def test_a_blocked_request_fails_the_test_even_when_the_code_swallows_it(
     )
 
 
-def test_the_guard_is_removed_after_each_test(project: pytest.Pytester) -> None:
+def test_the_guard_is_removed_after_each_test(guarded: pytest.Pytester) -> None:
     originals = (
         OpenAIResponsesModel.get_response,
         OpenAIResponsesModel.stream_response,
         OpenAIChatCompletionsModel.get_response,
     )
-    project.makeconftest(PROVIDER_CONFTEST)
-    project.makepyfile(test_guarded=RESPONSES_TESTS)
+    guarded.makepyfile(test_guarded=RESPONSES_TESTS)
 
-    result = project.runpytest("--agents-block-model-requests")
+    result = guarded.runpytest("--agents-block-model-requests")
 
     result.assert_outcomes(passed=1, failed=1)
     assert (
@@ -298,3 +259,18 @@ def test_the_guard_is_removed_after_each_test(project: pytest.Pytester) -> None:
         OpenAIResponsesModel.stream_response,
         OpenAIChatCompletionsModel.get_response,
     ) == originals
+
+
+def test_the_option_ini_and_markers_are_documented(project: pytest.Pytester) -> None:
+    help_text = project.runpytest("--help")
+    markers = project.runpytest("--markers")
+
+    help_text.stdout.fnmatch_lines(
+        ["*--agents-block-model-requests*", "*agents_block_model_requests (bool)*"]
+    )
+    markers.stdout.fnmatch_lines(
+        [
+            "@pytest.mark.agents_testing(assert_complete=True, disable_tracing=True): *",
+            "@pytest.mark.agents_allow_model_requests: *",
+        ]
+    )
