@@ -200,7 +200,7 @@ async def test_a_turn_given_as_an_exception_fails_the_stream_after_earlier_turns
 
 @pytest.mark.parametrize(
     ("turns", "index"),
-    [(["ok", 1], 1), ([None], 0), ([b"audio"], 0)],
+    [(["ok", 1], 1), ([None], 0), ([b"audio"], 0), (7, 0)],
 )
 def test_malformed_turns_are_rejected(turns: list[Any], index: int) -> None:
     with pytest.raises(InvalidVoiceStep) as caught:

@@ -322,6 +322,9 @@ async def test_a_single_string_is_one_static_transcription() -> None:
         ({"sessions": [["ok"], 5]}, "invalid_session", 1),
         ({"sessions": [["ok", None]]}, "invalid_session", 0),
         ({"sessions": [b"raw audio"]}, "invalid_session", 0),
+        ({"transcriptions": 42}, "invalid_transcription", 0),
+        ({"transcriptions": b"hello"}, "invalid_transcription", 0),
+        ({"sessions": 42}, "invalid_session", 0),
     ],
 )
 def test_malformed_steps_are_rejected_when_scripted(
@@ -348,3 +351,39 @@ async def test_the_call_in_an_unexpected_call_error_is_a_copy() -> None:
 
     assert stt.calls[0].settings.turn_detection == {"type": "vad"}
     assert stt.calls[0].input.buffer.tolist() == [1, 2]
+
+
+@pytest.mark.asyncio
+async def test_a_lone_session_or_exception_is_one_scripted_session() -> None:
+    session = ScriptedTranscriptionSession(["hi", "there"])
+    audio = StreamedAudioInput()
+    stt = ScriptedSTTModel(sessions=session)
+
+    created = await stt.create_session(audio, STTModelSettings(), False, False)
+
+    assert created is session
+    assert stt.created_sessions == (session,)
+    with pytest.raises(UnconsumedVoiceSteps) as caught:
+        stt.assert_complete()
+    assert caught.value.pending == ("session_turn", "session_turn")
+
+    failure = ConnectionError("refused")
+    failing = ScriptedSTTModel(sessions=failure)
+    with pytest.raises(ConnectionError) as raised:
+        await failing.create_session(audio, STTModelSettings(), False, False)
+    assert raised.value is failure
+    failing.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_a_session_scripted_twice_reports_its_turns_once() -> None:
+    session = ScriptedTranscriptionSession(["only"])
+    stt = ScriptedSTTModel(sessions=[session, session])
+    audio = StreamedAudioInput()
+
+    await stt.create_session(audio, STTModelSettings(), False, False)
+    await stt.create_session(audio, STTModelSettings(), False, False)
+
+    with pytest.raises(UnconsumedVoiceSteps) as caught:
+        stt.assert_complete()
+    assert caught.value.pending == ("session_turn",)

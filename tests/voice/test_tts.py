@@ -159,6 +159,8 @@ async def test_assert_complete_counts_the_results_never_streamed() -> None:
         (["text instead of audio"], 0),
         ([[FIRST, "not bytes"]], 0),
         ([42], 0),
+        (42, 0),
+        (FIRST, 0),
     ],
 )
 def test_malformed_results_are_rejected(results: list[Any], index: int) -> None:

@@ -277,6 +277,7 @@ async def test_assert_complete_counts_unused_turns() -> None:
         ({"turns": [["ok", 5]]}, "invalid_fragment"),
         ({"turns": [b"bytes"]}, "invalid_workflow_result"),
         ({"start": 3}, "invalid_workflow_result"),
+        ({"turns": 3}, "invalid_workflow_result"),
     ],
 )
 def test_malformed_results_are_rejected(kwargs: dict[str, Any], reason: str) -> None:

@@ -13,8 +13,12 @@ T = TypeVar("T")
 
 
 def as_sequence(value: object, lone: tuple[type, ...]) -> list[object]:
-    """The items of ``value``, treating an instance of ``lone`` (or an exception) as one item."""
-    if isinstance(value, (*lone, BaseException)):
+    """The items of ``value``, treating an instance of ``lone`` (or an exception) as one item.
+
+    Bytes are always one item: iterating them would report integers, not the bytes the
+    test passed, in the error that rejects them.
+    """
+    if isinstance(value, (*lone, BaseException, bytes, bytearray, memoryview)):
         return [value]
     if isinstance(value, Iterable):
         return list(value)

@@ -10,7 +10,7 @@ from agents.voice import TTSModel, TTSModelSettings
 from agents_testing.core import SnapshotCache, StepScript, detach
 
 from ._errors import InvalidVoiceStep, UnconsumedVoiceSteps, UnexpectedVoiceCall, steps_of
-from ._steps import replay
+from ._steps import as_sequence, replay
 
 __all__ = ["TTSCall", "TTSResult", "TTSResultSpec", "ScriptedTTSModel"]
 
@@ -79,9 +79,8 @@ class ScriptedTTSModel(TTSModel):
         *,
         model_name: str = "scripted-tts",
     ) -> None:
-        if isinstance(results, (TTSResult, BaseException)):
-            results = [results]
-        steps = [_result(item, index) for index, item in enumerate(results)]
+        items = as_sequence(results, (TTSResult, str))
+        steps = [_result(item, index) for index, item in enumerate(items)]
         self._model_name = model_name
         self._results: StepScript[TTSResult | BaseException] = StepScript(steps)
         self._calls: list[TTSCall] = []
