@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-pytest_plugins = ["pytester"]
+# pytester is enabled for the whole suite in the root pyproject (addopts).
 
 # The ini every throw-away project gets: strict asyncio like this repository.
 INNER_INI = """
