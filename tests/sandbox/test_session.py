@@ -12,9 +12,11 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 import pytest
-from agents import UserError, function_tool
-from agents.sandbox import ExecResult
+from agents import RunConfig, Runner, UserError, function_tool
+from agents.run_config import SandboxRunConfig
+from agents.sandbox import ExecResult, Manifest, SandboxAgent
 from agents.sandbox.capabilities import Capability, Filesystem, Shell
+from agents.sandbox.entries import File
 from agents.sandbox.files import EntryKind, FileEntry
 from agents.sandbox.session.pty_types import PtyExecUpdate
 from agents.sandbox.types import Permissions
@@ -371,4 +373,61 @@ async def test_responder_gets_the_detached_call(run_sandbox: Any, tool_outputs: 
     assert output.endswith("ran make")
     assert seen[0] == sandbox.calls[0]
     assert seen[0].call_index == 0
+    sandbox.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_the_manifest_describes_the_workspace_without_consuming_steps(
+    run_sandbox: Any,
+) -> None:
+    manifest = Manifest(root="/srv/app", entries={"README.md": File(content=b"# App\n")})
+    sandbox = scripted_sandbox_session([{"method": "read", "result": PNG}], manifest=manifest)
+    model = ScriptedModel(
+        [
+            [function_call("view_image", {"path": "logo.png"}, call_id="c1")],
+            [assistant_message("a logo")],
+        ]
+    )
+    async with sandbox:
+        await run_sandbox(sandbox, model, [Filesystem()])
+
+    instructions = model.calls[0].system_instructions
+    assert instructions is not None
+    assert "/srv/app" in instructions
+    assert "README.md" in instructions
+    [call] = sandbox.calls
+    assert str(call.args[0]) == "/srv/app/logo.png"
+    sandbox.assert_complete()
+
+
+def test_a_manifest_must_be_a_manifest() -> None:
+    with pytest.raises(TypeError, match=r"manifest must be an agents\.sandbox\.Manifest"):
+        scripted_sandbox_session(manifest={"root": "/srv"})  # type: ignore[arg-type]
+
+
+@pytest.mark.asyncio
+async def test_a_streamed_run_uses_the_session_the_same_way() -> None:
+    sandbox = scripted_sandbox_session(
+        [{"method": "exec", "result": ExecResult(stdout=b"3\n", stderr=b"", exit_code=0)}]
+    )
+    model = ScriptedModel(
+        [
+            [function_call("exec_command", {"cmd": "nproc"}, call_id="c1")],
+            [assistant_message("3 cores")],
+        ]
+    )
+    agent = SandboxAgent(name="Counter", model=model, capabilities=[Shell()])
+    async with sandbox:
+        result = Runner.run_streamed(
+            agent,
+            "How many cores?",
+            run_config=RunConfig(sandbox=SandboxRunConfig(session=sandbox), tracing_disabled=True),
+        )
+        kinds = [event.type async for event in result.stream_events()]
+
+    assert result.final_output == "3 cores"
+    assert "run_item_stream_event" in kinds
+    assert model.last_call is not None
+    assert model.last_call.streamed
+    assert [call.args for call in sandbox.calls] == [("nproc",)]
     sandbox.assert_complete()
