@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
@@ -209,3 +210,41 @@ async def test_the_call_in_an_unexpected_call_error_is_a_copy() -> None:
 
     assert [call.settings.voice for call in tts.calls] == [{"id": "kept"}, {"id": "kept"}]
     assert caught.value.call_index == 1
+
+
+class LockedSplitter:
+    """A stateful text splitter that, like many live objects, cannot be deep-copied."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.seen: list[str] = []
+
+    def __call__(self, text: str) -> tuple[str, str]:
+        with self.lock:
+            self.seen.append(text)
+        return text, ""
+
+
+@pytest.mark.asyncio
+async def test_callables_in_the_settings_keep_their_identity(
+    drain: Any, voice_config: Any, silence: AudioInput
+) -> None:
+    splitter = LockedSplitter()
+
+    def louder(audio: Any) -> Any:
+        return audio * 2
+
+    tts = ScriptedTTSModel([[FIRST]])
+    config = voice_config(text_splitter=splitter, transform_data=louder)
+
+    outcome = await drain(
+        await run_once(ScriptedVoiceWorkflow(["Your flight is on time."]), tts, config).run(silence)
+    )
+
+    assert outcome.error is None
+    assert splitter.seen == ["Your flight is on time."]
+    assert outcome.audio == [(np.frombuffer(FIRST, dtype=np.int16) * 2).tobytes()]
+    (call,) = tts.calls
+    assert call.settings.text_splitter is splitter
+    assert call.settings.transform_data is louder
+    assert call.settings.dtype is np.int16

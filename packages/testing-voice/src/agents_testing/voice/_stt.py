@@ -5,10 +5,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from agents.voice import AudioInput, StreamedAudioInput, STTModel, STTModelSettings
 
-from agents_testing.core import SnapshotCache, StepScript, detach
+from agents_testing.core import StepScript, detach
 
 from ._errors import (
     InvalidVoiceStep,
@@ -17,6 +18,7 @@ from ._errors import (
     steps_of,
 )
 from ._session import ScriptedTranscriptionSession, TranscriptionTurn
+from ._settings import settings_snapshot
 from ._steps import as_sequence
 
 __all__ = ["STTCall", "STTSessionCall", "ScriptedSTTModel", "SessionSpec", "TranscriptionSpec"]
@@ -46,6 +48,9 @@ class STTSessionCall:
     settings: STTModelSettings
     trace_include_sensitive_data: bool
     trace_include_sensitive_audio_data: bool
+
+
+_Call = TypeVar("_Call", STTCall, STTSessionCall)
 
 
 class ScriptedSTTModel(STTModel):
@@ -85,8 +90,6 @@ class ScriptedSTTModel(STTModel):
         self._calls: list[STTCall] = []
         self._session_calls: list[STTSessionCall] = []
         self._created: list[ScriptedTranscriptionSession] = []
-        # Calls usually repeat one settings object: unchanged, it shares one private snapshot.
-        self._settings = SnapshotCache()
 
     @property
     def model_name(self) -> str:
@@ -95,15 +98,12 @@ class ScriptedSTTModel(STTModel):
     @property
     def calls(self) -> tuple[STTCall, ...]:
         """Every ``transcribe`` call so far, as detached snapshots."""
-        return tuple(detach(call) for call in self._calls)
+        return tuple(_copy(call) for call in self._calls)
 
     @property
     def session_calls(self) -> tuple[STTSessionCall, ...]:
         """Every ``create_session`` call so far; the streamed input keeps its identity."""
-        return tuple(
-            dataclasses.replace(call, settings=detach(call.settings))
-            for call in self._session_calls
-        )
+        return tuple(_copy(call) for call in self._session_calls)
 
     @property
     def created_sessions(self) -> tuple[ScriptedTranscriptionSession, ...]:
@@ -119,14 +119,14 @@ class ScriptedSTTModel(STTModel):
     ) -> str:
         call = STTCall(
             detach(input),
-            self._settings.snapshot(settings),
+            settings_snapshot(settings),
             trace_include_sensitive_data,
             trace_include_sensitive_audio_data,
         )
         self._calls.append(call)
         step = self._transcriptions.take()
         if step is None:
-            raise UnexpectedVoiceCall("static_transcription", detach(call), len(self._calls) - 1)
+            raise UnexpectedVoiceCall("static_transcription", _copy(call), len(self._calls) - 1)
         if isinstance(step, BaseException):
             raise step
         return step
@@ -140,15 +140,14 @@ class ScriptedSTTModel(STTModel):
     ) -> ScriptedTranscriptionSession:
         call = STTSessionCall(
             input,
-            self._settings.snapshot(settings),
+            settings_snapshot(settings),
             trace_include_sensitive_data,
             trace_include_sensitive_audio_data,
         )
         self._session_calls.append(call)
         step = self._sessions.take()
         if step is None:
-            public = dataclasses.replace(call, settings=detach(call.settings))
-            raise UnexpectedVoiceCall("streamed_session", public, len(self._session_calls) - 1)
+            raise UnexpectedVoiceCall("streamed_session", _copy(call), len(self._session_calls) - 1)
         if isinstance(step, BaseException):
             raise step
         self._created.append(step)
@@ -167,6 +166,15 @@ class ScriptedSTTModel(STTModel):
             pending += session._pending_kinds()
         if pending:
             raise UnconsumedVoiceSteps(pending)
+
+
+def _copy(call: _Call) -> _Call:
+    """A user-facing copy of a recorded call; a streamed input stays the live object."""
+    if isinstance(call, STTCall):
+        return dataclasses.replace(
+            call, input=detach(call.input), settings=settings_snapshot(call.settings)
+        )
+    return dataclasses.replace(call, settings=settings_snapshot(call.settings))
 
 
 def _session(item: object, index: int) -> ScriptedTranscriptionSession | BaseException:

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 
 from agents.voice import TTSModel, TTSModelSettings
 
-from agents_testing.core import SnapshotCache, StepScript, detach
+from agents_testing.core import StepScript
 
 from ._errors import InvalidVoiceStep, UnconsumedVoiceSteps, UnexpectedVoiceCall, steps_of
+from ._settings import settings_snapshot
 from ._steps import as_sequence, replay
 
 __all__ = ["TTSCall", "TTSResult", "TTSResultSpec", "ScriptedTTSModel"]
@@ -84,9 +85,6 @@ class ScriptedTTSModel(TTSModel):
         self._model_name = model_name
         self._results: StepScript[TTSResult | BaseException] = StepScript(steps)
         self._calls: list[TTSCall] = []
-        # The pipeline passes the same settings object to every call; an unchanged
-        # one shares a single private snapshot instead of a deep copy per call.
-        self._settings = SnapshotCache()
 
     @property
     def model_name(self) -> str:
@@ -95,16 +93,16 @@ class ScriptedTTSModel(TTSModel):
     @property
     def calls(self) -> tuple[TTSCall, ...]:
         """Every ``run`` call so far, as detached snapshots."""
-        return tuple(TTSCall(call.text, detach(call.settings)) for call in self._calls)
+        return tuple(TTSCall(call.text, settings_snapshot(call.settings)) for call in self._calls)
 
     def run(self, text: str, settings: TTSModelSettings) -> AsyncIterator[bytes]:
         # Recorded and consumed at call time, so history holds the settings as they
         # were when the pipeline asked, even if the stream is never iterated.
-        call = TTSCall(text, self._settings.snapshot(settings))
+        call = TTSCall(text, settings_snapshot(settings))
         self._calls.append(call)
         step = self._results.take()
         if step is None:
-            public = TTSCall(text, detach(call.settings))
+            public = TTSCall(text, settings_snapshot(call.settings))
             return replay((), UnexpectedVoiceCall("tts", public, len(self._calls) - 1))
         if isinstance(step, BaseException):
             return replay((), step)
