@@ -8,19 +8,11 @@ tools and handoffs of a session update) by identity.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from typing import Any, get_args
 
 from agents.realtime.model_events import RealtimeModelEvent
-from agents.realtime.model_inputs import (
-    RealtimeModelSendAudio,
-    RealtimeModelSendEvent,
-    RealtimeModelSendInterrupt,
-    RealtimeModelSendSessionUpdate,
-    RealtimeModelSendToolOutput,
-    RealtimeModelSendUserInput,
-)
+from agents.realtime.model_inputs import RealtimeModelSendEvent
 
 from agents_testing.core import detach
 
@@ -42,8 +34,8 @@ SEND_EVENT_TYPES: tuple[type, ...] = get_args(RealtimeModelSendEvent)
 # looks tools and handoffs up by identity, so snapshots must not copy them.
 _LIVE_SETTINGS_KEYS = frozenset({"tools", "handoffs"})
 
-# Outgoing events whose fields are all immutable values: a shallow copy detaches them.
-_FLAT_EVENTS: frozenset[type] = frozenset({RealtimeModelSendAudio, RealtimeModelSendInterrupt})
+# Init field names per outgoing event class, read once: snapshots are made on every send.
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def is_model_event(value: object) -> bool:
@@ -56,42 +48,29 @@ def detach_settings(settings: Any) -> Any:
     if type(settings) is not dict:
         return detach(settings)
     return {
-        key: list(value)
-        if key in _LIVE_SETTINGS_KEYS and isinstance(value, (list, tuple))
+        key: type(value)(value)
+        if key in _LIVE_SETTINGS_KEYS and type(value) in (list, tuple)
         else detach(value)
         for key, value in settings.items()
     }
 
 
 def detach_send_event(event: RealtimeModelSendEvent) -> RealtimeModelSendEvent:
-    """A copy of an outgoing event that later mutation of ``event`` cannot change."""
+    """A copy of an outgoing event that later mutation of ``event`` cannot change.
+
+    Every init field is copied, so fields added by newer SDK releases survive; session
+    settings keep their tool and handoff objects.
+    """
     kind = type(event)
-    # The common events get a direct constructor call: this runs once per send.
-    if kind is RealtimeModelSendUserInput:
-        user_input = event.user_input  # type: ignore[union-attr]
-        if type(user_input) is not str:
-            user_input = detach(user_input)
-        return RealtimeModelSendUserInput(user_input=user_input)
-    if kind in _FLAT_EVENTS:
-        return copy.copy(event)
-    if kind is RealtimeModelSendToolOutput:
-        assert isinstance(event, RealtimeModelSendToolOutput)
-        return RealtimeModelSendToolOutput(
-            tool_call=copy.copy(event.tool_call),
-            output=event.output,
-            start_response=event.start_response,
-        )
-    if kind is RealtimeModelSendSessionUpdate:
-        assert isinstance(event, RealtimeModelSendSessionUpdate)
-        return RealtimeModelSendSessionUpdate(
-            session_settings=detach_settings(event.session_settings)
-        )
-    if dataclasses.is_dataclass(event):
-        # Raw messages and event types from newer releases: plain data fields.
-        fields = {
-            field.name: detach(getattr(event, field.name))
-            for field in dataclasses.fields(event)
-            if field.init
-        }
-        return kind(**fields)
-    return detach(event)
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        if not dataclasses.is_dataclass(event):
+            return detach(event)
+        names = tuple(field.name for field in dataclasses.fields(event) if field.init)
+        _FIELD_NAMES[kind] = names
+    values = {
+        name: detach_settings(value) if name == "session_settings" else detach(value)
+        for name in names
+        for value in (getattr(event, name),)
+    }
+    return kind(**values)
