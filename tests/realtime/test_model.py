@@ -6,12 +6,14 @@ import asyncio
 from typing import Any
 
 import pytest
+from agents import function_tool
 from agents.realtime import (
     RealtimeAgent,
     RealtimeModelErrorEvent,
     RealtimeModelItemDeletedEvent,
     RealtimeModelSendAudio,
     RealtimeModelSendInterrupt,
+    RealtimeModelSendToolOutput,
     RealtimeModelSendUserInput,
     RealtimeModelToolCallEvent,
     RealtimeModelTranscriptDeltaEvent,
@@ -371,3 +373,36 @@ async def test_listeners_are_registered_once_and_removal_of_unknown_is_ignored()
     assert recorder.events == [call]
     model.remove_listener(recorder)  # type: ignore[arg-type]
     assert model.listeners == ()
+
+
+@function_tool
+def lookup_order(order_id: str) -> str:
+    """Look up an order by ID."""
+    return f"Order {order_id} has shipped."
+
+
+@pytest.mark.asyncio
+async def test_failure_while_emitting_connect_events_fails_the_connect() -> None:
+    # With async_tool_calls off the tool output is sent inside connect(); a strict
+    # mismatch there fails session entry and leaves the model disconnected.
+    call = RealtimeModelToolCallEvent(
+        name="lookup_order", call_id="call_1", arguments='{"order_id":"o1"}'
+    )
+    model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO)], connect_events=[call])
+    config: RealtimeRunConfig = {"tracing_disabled": True, "async_tool_calls": False}
+    agent = RealtimeAgent(name="Assistant", tools=[lookup_order])
+    runner = RealtimeRunner(agent, model=model, config=config)
+
+    with pytest.raises(Exception) as caught:  # noqa: PT011 - the SDK may wrap the error
+        async with await runner.run():
+            pytest.fail("the body must not run when connecting fails")
+
+    # Newer SDK releases wrap a failed tool-output send; ours is the cause.
+    error: BaseException | None = caught.value
+    while error is not None and not isinstance(error, UnexpectedRealtimeSend):
+        error = error.__cause__
+    assert isinstance(error, UnexpectedRealtimeSend)
+    assert error.expected == HELLO
+    assert isinstance(error.actual, RealtimeModelSendToolOutput)
+    assert (model.connected, model.closed) == (False, False)
+    assert len(model.remaining_steps) == 1

@@ -99,8 +99,13 @@ class ScriptedRealtimeModel(RealtimeModel):
         self._closed = False
         self._connections += 1
         if self._connections == 1:
-            for event in self._connect_events:
-                await self._deliver(event)
+            try:
+                for event in self._connect_events:
+                    await self._deliver(event)
+            except BaseException:
+                # connect() failed as far as the caller can tell: nobody will close it.
+                self._connected = False
+                raise
 
     def add_listener(self, listener: RealtimeModelListener) -> None:
         """Register ``listener`` for incoming events (once, like the SDK's own models)."""
@@ -165,7 +170,10 @@ class ScriptedRealtimeModel(RealtimeModel):
 
     @property
     def sent_events(self) -> tuple[RealtimeModelSendEvent, ...]:
-        """Detached copies of every event sent while connected, in call order."""
+        """Detached copies of every event sent while connected, in call order.
+
+        Sends that matched no step (strict or not) are included.
+        """
         return tuple(detach_send_event(event) for event in self._sent)
 
     @property
