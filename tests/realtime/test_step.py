@@ -240,3 +240,11 @@ def test_step_is_immutable_and_its_repr_names_its_parts() -> None:
         step.emit = ()  # type: ignore[misc]
     assert "RealtimeModelSendInterrupt" in repr(step)
     assert "Hi!" in repr(step)
+
+
+def test_model_given_a_single_step_instead_of_a_sequence_says_so() -> None:
+    step = RealtimeStep(expect=RealtimeModelSendInterrupt)
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        ScriptedRealtimeModel(step)  # type: ignore[arg-type]
+    assert (caught.value.reason, caught.value.field) == ("invalid_input", "steps")
+    assert "sequence of RealtimeStep" in str(caught.value)
