@@ -81,10 +81,8 @@ class Step:
 
     def spec(self) -> SandboxStepSpec:
         """The step as a fresh ``SandboxStepSpec`` dict, for error reports."""
-        spec: dict[str, Any] = {"method": self.method}
-        spec[self.kind] = (
-            fresh_result(self.method, self.value) if self.kind == "result" else (self.value)
-        )
+        value = fresh_result(self.method, self.value) if self.kind == "result" else self.value
+        spec: dict[str, Any] = {"method": self.method, self.kind: value}
         if self.match is not None:
             spec["match"] = self.match
         return spec  # type: ignore[return-value]
