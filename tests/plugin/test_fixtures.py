@@ -14,8 +14,8 @@ import pytest
 from agents import Agent, RunConfig, Runner
 from agents.realtime import (
     RealtimeAgent,
-    RealtimeModelOutputTextDeltaEvent,
     RealtimeModelSendUserInput,
+    RealtimeModelTranscriptDeltaEvent,
     RealtimeRawModelEvent,
     RealtimeRunner,
 )
@@ -115,7 +115,7 @@ async def test_scripted_sandbox_runs_a_real_sandbox_agent(
 async def test_scripted_realtime_model_runs_a_real_realtime_session(
     scripted_realtime_model: Callable[..., ScriptedRealtimeModel],
 ) -> None:
-    reply = RealtimeModelOutputTextDeltaEvent(
+    reply = RealtimeModelTranscriptDeltaEvent(
         item_id="item_1", delta="Hello!", response_id="response_1"
     )
     model = scripted_realtime_model(

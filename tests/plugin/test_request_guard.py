@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 from agents.models.openai_chatcompletions import OpenAIChatCompletionsModel
 from agents.models.openai_responses import OpenAIResponsesModel
 
+from agents_testing.core import AgentsTestingError, ModelRequestBlocked
+
 RESPONSES_TESTS = """
+import pickle
+
 import pytest
 from agents import Agent, OpenAIResponsesModel, RunConfig, Runner
 
@@ -273,4 +279,23 @@ def test_the_option_ini_and_markers_are_documented(project: pytest.Pytester) -> 
             "@pytest.mark.agents_testing(assert_complete=True, disable_tracing=True): *",
             "@pytest.mark.agents_allow_model_requests: *",
         ]
+    )
+
+
+def test_the_blocked_error_has_structured_fields_and_survives_pickling() -> None:
+    error = ModelRequestBlocked(
+        test="test_app.py::test_x", model="OpenAIResponsesModel", operation="get_response"
+    )
+
+    copy = pickle.loads(pickle.dumps(error))
+
+    assert isinstance(error, AgentsTestingError)
+    assert (copy.test, copy.model, copy.operation) == (
+        "test_app.py::test_x",
+        "OpenAIResponsesModel",
+        "get_response",
+    )
+    assert str(copy) == str(error)
+    assert str(error).startswith(
+        "test_app.py::test_x: OpenAIResponsesModel.get_response() would send a request"
     )

@@ -59,7 +59,7 @@ class ModelRequestBlocked(AgentsTestingError):
     name and ``operation`` the method that was called.
     """
 
-    def __init__(self, *, test: str, model: str, operation: str) -> None:
+    def __init__(self, test: str, model: str, operation: str) -> None:
         self.test = test
         self.model = model
         self.operation = operation
@@ -70,3 +70,6 @@ class ModelRequestBlocked(AgentsTestingError):
             "the test with @pytest.mark.agents_allow_model_requests to let it reach the "
             "provider."
         )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.test, self.model, self.operation))
