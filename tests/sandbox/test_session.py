@@ -15,7 +15,7 @@ import pytest
 from agents import RunConfig, Runner, UserError, function_tool
 from agents.run_config import SandboxRunConfig
 from agents.sandbox import ExecResult, Manifest, SandboxAgent
-from agents.sandbox.capabilities import Capability, Filesystem, Shell
+from agents.sandbox.capabilities import Capability, Filesystem, Shell, Skill, Skills
 from agents.sandbox.entries import File
 from agents.sandbox.files import EntryKind, FileEntry
 from agents.sandbox.session.pty_types import PtyExecUpdate
@@ -430,4 +430,26 @@ async def test_a_streamed_run_uses_the_session_the_same_way() -> None:
     assert model.last_call is not None
     assert model.last_call.streamed
     assert [call.args for call in sandbox.calls] == [("nproc",)]
+    sandbox.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_capability_manifest_entries_are_not_materialized(run_sandbox: Any) -> None:
+    skills = Skills(skills=[Skill(name="greet", description="Say hello.", content="# Greet\n")])
+    sandbox = scripted_sandbox_session(
+        [{"method": "exec", "result": ExecResult(stdout=b"hi\n", stderr=b"", exit_code=0)}]
+    )
+    model = ScriptedModel(
+        [
+            [function_call("exec_command", {"cmd": "echo hi"}, call_id="c1")],
+            [assistant_message("greeted")],
+        ]
+    )
+    async with sandbox:
+        await run_sandbox(sandbox, model, [Shell(), skills])
+
+    instructions = model.calls[0].system_instructions
+    assert instructions is not None
+    assert "greet: Say hello." in instructions
+    assert [call.method for call in sandbox.calls] == ["exec"]
     sandbox.assert_complete()
