@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import io
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Literal
 
 import pytest
@@ -452,4 +453,17 @@ async def test_capability_manifest_entries_are_not_materialized(run_sandbox: Any
     assert instructions is not None
     assert "greet: Say hello." in instructions
     assert [call.method for call in sandbox.calls] == ["exec"]
+    sandbox.assert_complete()
+
+
+@pytest.mark.skipif(
+    not compat.sdk_at_least(0, 23, 1), reason="read_bounded is a session operation from 0.23.1"
+)
+@pytest.mark.asyncio
+async def test_read_bounded_is_answered_by_the_read_step() -> None:
+    sandbox = scripted_sandbox_session([{"method": "read", "result": b"0123456789"}])
+    async with sandbox:
+        prefix = await sandbox.read_bounded(Path("log.txt"), max_bytes=4)
+    assert prefix == b"0123"
+    assert [call.method for call in sandbox.calls] == ["read"]
     sandbox.assert_complete()
