@@ -220,3 +220,13 @@ async def test_errors_survive_pickling_with_their_fields() -> None:
     invalid = pickle.loads(pickle.dumps(InvalidSandboxStep("unknown_method", 2, "cp", "no cp")))
     assert (invalid.reason, invalid.input_index, invalid.method) == ("unknown_method", 2, "cp")
     assert "Sandbox step 3 ('cp')" in str(invalid)
+
+
+@pytest.mark.asyncio
+async def test_the_call_in_an_error_is_detached_from_history() -> None:
+    sandbox = scripted_sandbox_session()
+    async with sandbox:
+        with pytest.raises(UnexpectedSandboxCall) as raised:
+            await sandbox.apply_patch([{"type": "delete_file", "path": "a"}])
+    raised.value.call.args[0].clear()
+    assert sandbox.calls[0].args == ([{"type": "delete_file", "path": "a"}],)

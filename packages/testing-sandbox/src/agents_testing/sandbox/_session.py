@@ -127,31 +127,35 @@ class ScriptedSandboxSession(BaseSandboxSession):
     def _take(self, call: SandboxCall, shared: bool) -> Step:
         head = self._script.peek()
         if head is None or head.method != call.method:
+            expected = None if head is None else head.method
             self._fail(
                 UnexpectedSandboxCall(
-                    call,
-                    call.call_index,
-                    None if head is None else head.method,
-                    self.remaining_steps,
+                    copy_call(call, shared), call.call_index, expected, self.remaining_steps
                 )
             )
         if head.match is not None:
             try:
                 verdict = head.match(copy_call(call, shared))
             except Exception as error:
-                self._fail(SandboxCallMatcherError(call, call.call_index, head.method), error)
+                self._fail(self._rejected(call, shared, head), error)
             if inspect.isawaitable(verdict):
                 close = getattr(verdict, "close", None)
                 if callable(close):
                     close()
                 self._fail(
-                    SandboxCallMatcherError(call, call.call_index, head.method),
+                    self._rejected(call, shared, head),
                     TypeError("a matcher must return a value, not an awaitable"),
                 )
             if verdict is False:
-                self._fail(SandboxCallMatcherError(call, call.call_index, head.method))
+                self._fail(self._rejected(call, shared, head))
         self._script.take()
         return head
+
+    @staticmethod
+    def _rejected(call: SandboxCall, shared: bool, step: Step) -> SandboxCallMatcherError:
+        # Errors get their own copy of the call, so nothing reached through them can
+        # change the recorded history.
+        return SandboxCallMatcherError(copy_call(call, shared), call.call_index, step.method)
 
     def _fail(self, error: SandboxScriptError, cause: BaseException | None = None) -> NoReturn:
         if self._violation is None:
