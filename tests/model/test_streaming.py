@@ -63,7 +63,6 @@ async def test_assistant_message_streams_the_full_lifecycle_and_text_deltas(run:
 
     assert raw_types(streamed.events) == [
         "response.created",
-        "response.in_progress",
         "response.output_item.added",
         "response.content_part.added",
         "response.output_text.delta",
@@ -106,9 +105,8 @@ async def test_reasoning_item_streams_summary_and_text_events(run: Any) -> None:
     streamed = await run(Agent(name="Assistant", model=model), "Hi", streamed=True)
 
     types = raw_types(streamed.events)
-    assert types[:8] == [
+    assert types[:7] == [
         "response.created",
-        "response.in_progress",
         "response.output_item.added",
         "response.reasoning_summary_part.added",
         "response.reasoning_summary_text.delta",
@@ -197,9 +195,8 @@ async def test_apply_patch_call_streams_added_and_done_and_reaches_the_editor(
     assert [(op.type, op.path) for op in editor.operations] == [("create_file", "notes.txt")]
     if streamed:
         types = raw_types(result.events)
-        assert types[:5] == [
+        assert types[:4] == [
             "response.created",
-            "response.in_progress",
             "response.output_item.added",
             "response.output_item.done",
             "response.completed",

@@ -9,7 +9,7 @@ handoffs, tracing, sessions) are never passed through it, so they keep their ide
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -63,10 +63,14 @@ class SnapshotCache:
     must :func:`detach` them again before giving them to a user.
     """
 
-    __slots__ = ("_by_id",)
+    __slots__ = ("_by_id", "_recent")
+
+    #: How many recently snapshotted sequences :meth:`snapshot_sequence` compares with.
+    RECENT_SEQUENCES = 8
 
     def __init__(self) -> None:
         self._by_id: dict[int, Any] = {}
+        self._recent: list[tuple[Any, ...]] = []
 
     def snapshot(self, value: T) -> T:
         """A private snapshot equal to ``value``, shared with earlier equal calls."""
@@ -79,3 +83,51 @@ class SnapshotCache:
         fresh = _detach(value)
         self._by_id[key] = fresh
         return fresh  # type: ignore[no-any-return]
+
+    def snapshot_like(self, value: T, previous: T | None) -> T:
+        """``previous`` when it is an equal snapshot of ``value``, else :meth:`snapshot`."""
+        if previous is not None and type(previous) is type(value) and previous == value:
+            return previous
+        return self.snapshot(value)
+
+    def snapshot_sequence(self, values: Iterable[T]) -> tuple[T, ...]:
+        """Private snapshots of ``values``, sharing items with a recent equal-prefixed sequence.
+
+        Runners rebuild every item of the conversation on each turn, so identity cannot
+        find the earlier snapshot; position can. An item equal to the snapshot at the
+        same position of the most recent sequence that starts with an equal item reuses
+        that snapshot; any other item goes through :meth:`snapshot`.
+        """
+        items = list(values)
+        previous: tuple[Any, ...] = ()
+        found = -1
+        if items:
+            first = items[0]
+            for index, candidate in enumerate(self._recent):
+                head = candidate[0]
+                if type(head) is type(first) and head == first:
+                    previous, found = candidate, index
+                    break
+        shared = min(len(previous), len(items))
+        # Fast path, compared in C: the whole shared prefix is unchanged.
+        if shared and previous[:shared] == tuple(items[:shared]):
+            result: list[Any] = list(previous[:shared])
+            start = shared
+        else:
+            result, start = [], 0
+        append = result.append
+        for position in range(start, len(items)):
+            item = items[position]
+            if position < shared:
+                known = previous[position]
+                if type(known) is type(item) and known == item:
+                    append(known)
+                    continue
+            append(self.snapshot(item))
+        snapshots = tuple(result)
+        if snapshots:
+            if found >= 0:
+                del self._recent[found]
+            self._recent.insert(0, snapshots)
+            del self._recent[self.RECENT_SEQUENCES :]
+        return snapshots

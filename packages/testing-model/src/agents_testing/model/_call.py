@@ -74,18 +74,18 @@ class ModelCall:
         conversation_id: str | None,
         prompt: ResponsePromptParam | None,
         streamed: bool,
+        previous_settings: ModelSettings | None = None,
     ) -> ModelCall:
         call = object.__new__(cls)
         setter = object.__setattr__
-        # The runner resends the whole conversation every turn; the cache lets
-        # unchanged items share one private snapshot instead of being copied again.
-        snapshot = cache.snapshot
+        # The runner resends the whole (rebuilt) conversation every turn; the cache
+        # lets unchanged items share one private snapshot instead of being copied again.
         setter(
             call,
             "_input",
-            input if isinstance(input, str) else tuple([snapshot(item) for item in input]),
+            input if isinstance(input, str) else cache.snapshot_sequence(input),
         )
-        setter(call, "_model_settings", snapshot(model_settings))
+        setter(call, "_model_settings", cache.snapshot_like(model_settings, previous_settings))
         setter(call, "_prompt", None if prompt is None else detach(prompt))
         setter(call, "_tools", tuple(tools))
         setter(call, "_handoffs", tuple(handoffs))

@@ -228,6 +228,7 @@ class ScriptedModel(Model):
             conversation_id=conversation_id,
             prompt=prompt,
             streamed=streamed,
+            previous_settings=self._calls[-1]._model_settings if self._calls else None,
         )
         index = len(self._calls)
         self._calls.append(call)
