@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import copy
 import dataclasses
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from agents_testing.core import detach
 
@@ -20,11 +19,13 @@ def settings_snapshot(settings: T) -> T:
     ``text_splitter`` and ``transform_data`` and dtype classes are live objects the
     pipeline uses, so they keep their identity and are never deep-copied.
     """
-    if not dataclasses.is_dataclass(settings) or isinstance(settings, type):
+    state: dict[str, Any] | None = getattr(settings, "__dict__", None)
+    if state is None or not dataclasses.is_dataclass(settings) or isinstance(settings, type):
         return detach(settings)
-    snapshot = copy.copy(settings)
-    for field in dataclasses.fields(settings):
-        value = getattr(settings, field.name)
-        if not callable(value):
-            object.__setattr__(snapshot, field.name, detach(value))
-    return snapshot
+    # Called once per TTS call, so it skips copy.copy's generic reduce protocol.
+    kind = type(settings)
+    fresh: T = kind.__new__(kind)
+    fresh.__dict__.update(
+        {name: value if callable(value) else detach(value) for name, value in state.items()}
+    )
+    return fresh
