@@ -25,7 +25,13 @@ from .itinerary import ITINERARY_FILE, itinerary_editor, itinerary_workspace, re
 from .phone import PHONE_CONFIG, cancellations_line, phone_concierge, phone_runner
 from .team import RETRY, BookingReply, booking_agent, support_agent, triage_agent
 from .tools import book_flight, booking_status, cancel_booking, departure_board, search_flights
-from .voice import GREETING, FrontDeskWorkflow, front_desk_agent, front_desk_pipeline
+from .voice import (
+    GREETING,
+    FrontDeskWorkflow,
+    front_desk_agent,
+    front_desk_config,
+    front_desk_pipeline,
+)
 
 __all__ = [
     "GREETING",
@@ -52,6 +58,7 @@ __all__ = [
     "contains_card_number",
     "departure_board",
     "front_desk_agent",
+    "front_desk_config",
     "front_desk_pipeline",
     "itinerary_editor",
     "itinerary_workspace",

@@ -43,6 +43,15 @@ class FrontDeskWorkflow(SingleAgentVoiceWorkflow):
         yield GREETING
 
 
+def front_desk_config(*, tracing_disabled: bool = False) -> VoicePipelineConfig:
+    """How the front desk speaks: its own workflow name for traces and a calm voice."""
+    return VoicePipelineConfig(
+        workflow_name="Voice front desk",
+        tracing_disabled=tracing_disabled,
+        tts_settings=TTSModelSettings(voice="nova"),
+    )
+
+
 def front_desk_pipeline(
     *,
     catalog: FlightCatalog | None = None,
@@ -59,9 +68,9 @@ def front_desk_pipeline(
     if workflow is None:
         agent = front_desk_agent(catalog or FlightCatalog.sample(), model)
         workflow = FrontDeskWorkflow(agent)
-    if config is None:
-        config = VoicePipelineConfig(
-            workflow_name="Voice front desk",
-            tts_settings=TTSModelSettings(voice="nova"),
-        )
-    return VoicePipeline(workflow=workflow, stt_model=stt_model, tts_model=tts_model, config=config)
+    return VoicePipeline(
+        workflow=workflow,
+        stt_model=stt_model,
+        tts_model=tts_model,
+        config=config if config is not None else front_desk_config(),
+    )

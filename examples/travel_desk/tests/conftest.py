@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from agents import Model, RunConfig
-
 from travel_desk import TravelDesk, TravelDeskContext
 
 OpenDesk = Callable[..., TravelDesk]

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from agents import InputGuardrailTripwireTriggered, RunConfig
 from agents.testing import ScriptedModel, assistant_message, function_call
-
 from travel_desk import Booking, BookingReply, TravelDesk, TravelDeskContext
 
 from .conftest import OpenDesk

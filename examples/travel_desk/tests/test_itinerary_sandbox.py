@@ -22,7 +22,6 @@ from agents.testing import (
     scripted_sandbox_session,
 )
 from openai.types.responses import ResponseCustomToolCall
-
 from travel_desk import ITINERARY_FILE, revise_itinerary
 
 ScriptModel = Callable[..., ScriptedModel]

@@ -80,7 +80,10 @@ async def test_the_desk_gives_up_after_two_retries(
     # retry_after=0 asks for an immediate retry, so the test does not wait for backoff.
     advice = ModelRetryAdvice(suggested=True, retry_after=0, replay_safety="safe")
     model = scripted_model(
-        [ModelStep.raise_error(RuntimeError(f"failure {n}"), retry_advice=advice) for n in (1, 2, 3)]
+        [
+            ModelStep.raise_error(RuntimeError(f"failure {n}"), retry_advice=advice)
+            for n in (1, 2, 3)
+        ]
     )
     desk = open_desk(model)
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import pytest
 from agents import ModelSettings
+from agents.items import TResponseOutputItem
 from agents.testing import (
     ModelCall,
     ModelStep,
@@ -17,8 +18,6 @@ from agents.testing import (
     assistant_message,
     function_call,
 )
-from openai.types.responses import ResponseFunctionToolCall
-
 from travel_desk import RETRY
 
 from .conftest import OpenDesk
@@ -26,7 +25,7 @@ from .conftest import OpenDesk
 ScriptModel = Callable[..., ScriptedModel]
 
 
-def book_first_flight_with_seats(call: ModelCall) -> list[ResponseFunctionToolCall]:
+def book_first_flight_with_seats(call: ModelCall) -> list[TResponseOutputItem]:
     """Book whatever the search in this request found with seats left, like a model would."""
     last = call.input[-1]
     assert isinstance(last, dict)
@@ -46,10 +45,10 @@ def book_first_flight_with_seats(call: ModelCall) -> list[ResponseFunctionToolCa
 async def test_the_first_request_carries_only_the_customer_message(
     scripted_model: ScriptModel, open_desk: OpenDesk
 ) -> None:
-    def respond(call: ModelCall) -> dict[str, object]:
+    def respond(call: ModelCall) -> list[TResponseOutputItem]:
         assert call.streamed is False
         assert call.input == [{"content": "Summarize my options", "role": "user"}]
-        return {"output": [assistant_message("Handled the normalized request.")]}
+        return [assistant_message("Handled the normalized request.")]
 
     model = scripted_model([ModelStep.respond(respond)])
     desk = open_desk(model)

@@ -6,18 +6,17 @@ Recipe: streaming (automatic and strict).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
-from agents.items import TResponseStreamEvent
+from agents.items import TResponseOutputItem, TResponseStreamEvent
 from agents.testing import ModelStep, ScriptedModel, assistant_message, function_call
 from openai.types.responses import (
     Response,
     ResponseCompletedEvent,
     ResponseCreatedEvent,
-    ResponseOutputMessage,
     ResponseTextDeltaEvent,
 )
-
 from travel_desk import TravelDesk
 
 from .conftest import OpenDesk
@@ -29,10 +28,12 @@ async def streamed_reply(desk: TravelDesk, message: str) -> list[str]:
     return [delta async for delta in desk.stream(message)]
 
 
-def text_stream(message: ResponseOutputMessage, chunks: list[str]) -> list[TResponseStreamEvent]:
+def text_stream(
+    chunks: list[str], *, output: list[TResponseOutputItem], item_id: str
+) -> list[TResponseStreamEvent]:
     """Exactly: response created, one text delta per chunk, response completed."""
 
-    def response(status: str, output: list[ResponseOutputMessage]) -> Response:
+    def response(status: str, output: list[TResponseOutputItem]) -> Response:
         return Response(
             id="resp_stream",
             created_at=0,
@@ -48,7 +49,7 @@ def text_stream(message: ResponseOutputMessage, chunks: list[str]) -> list[TResp
     deltas = [
         ResponseTextDeltaEvent(
             type="response.output_text.delta",
-            item_id=message.id,
+            item_id=item_id,
             output_index=0,
             content_index=0,
             delta=chunk,
@@ -64,7 +65,7 @@ def text_stream(message: ResponseOutputMessage, chunks: list[str]) -> list[TResp
         *deltas,
         ResponseCompletedEvent(
             type="response.completed",
-            response=response("completed", [message]),
+            response=response("completed", output),
             sequence_number=len(chunks) + 1,
         ),
     ]
@@ -107,27 +108,29 @@ async def test_a_streamed_turn_runs_handoffs_and_tools_between_model_calls(
 async def test_the_desk_forwards_each_text_delta_as_it_arrives(
     scripted_model: ScriptModel, open_desk: OpenDesk
 ) -> None:
-    message = assistant_message("Checking the timetable for you now.", item_id="msg_1")
+    reply = [assistant_message("Checking the timetable for you now.", item_id="msg_1")]
     chunks = ["Checking", " the timetable", " for you now."]
-    model = scripted_model([ModelStep.stream(text_stream(message, chunks), output=[message])])
+    model = scripted_model(
+        [ModelStep.stream(text_stream(chunks, output=reply, item_id="msg_1"), output=reply)]
+    )
     desk = open_desk(model)
 
     deltas = await streamed_reply(desk, "Any flights to Tokyo?")
 
     assert deltas == chunks
     # The conversation records the completed message, not the pieces.
-    history = await desk.history()
-    assert history[-1]["content"][0]["text"] == "Checking the timetable for you now."  # type: ignore[index,typeddict-item]
+    last: Any = (await desk.history())[-1]
+    assert last["role"] == "assistant"
+    assert [part["text"] for part in last["content"]] == ["Checking the timetable for you now."]
 
 
 @pytest.mark.asyncio
 async def test_a_strict_stream_step_also_answers_a_non_streamed_turn(
     scripted_model: ScriptModel, open_desk: OpenDesk
 ) -> None:
-    message = assistant_message("Checking the timetable for you now.", item_id="msg_1")
-    model = scripted_model(
-        [ModelStep.stream(text_stream(message, ["Checking", " ..."]), output=[message])]
-    )
+    reply = [assistant_message("Checking the timetable for you now.", item_id="msg_1")]
+    events = text_stream(["Checking", " ..."], output=reply, item_id="msg_1")
+    model = scripted_model([ModelStep.stream(events, output=reply)])
     desk = open_desk(model)
 
     result = await desk.ask("Any flights to Tokyo?")
