@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 
 from agents import Agent
@@ -20,6 +21,30 @@ from .team import MODEL_SETTINGS, ModelChoice
 from .tools import departure_board
 
 GREETING = "Welcome to the travel desk. Which flight can I help with?"
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# The pipeline drops a chunk shorter than this instead of speaking it, so shorter
+# text stays in the buffer until it grows or the turn ends.
+_MIN_CHUNK = 20
+
+
+def speak_finished_sentences(buffer: str) -> tuple[str, str]:
+    """Split off every finished sentence for speech, keeping only an unfinished tail.
+
+    The SDK's default splitter always holds the last sentence back for more text. Some
+    releases never end the greeting's turn, so its last sentence waited for the caller's
+    first question and was spoken glued to the answer.
+    """
+    text = buffer.strip()
+    sentences = _SENTENCE_END.split(text)
+    if text.endswith((".", "!", "?")):
+        finished, tail = sentences, ""
+    else:
+        finished, tail = sentences[:-1], sentences[-1]
+    chunk = " ".join(finished)
+    if len(chunk) < _MIN_CHUNK:
+        return "", buffer
+    return chunk, tail
 
 
 def front_desk_agent(catalog: FlightCatalog, model: ModelChoice = None) -> Agent[None]:
@@ -48,7 +73,7 @@ def front_desk_config(*, tracing_disabled: bool = False) -> VoicePipelineConfig:
     return VoicePipelineConfig(
         workflow_name="Voice front desk",
         tracing_disabled=tracing_disabled,
-        tts_settings=TTSModelSettings(voice="nova"),
+        tts_settings=TTSModelSettings(voice="nova", text_splitter=speak_finished_sentences),
     )
 
 

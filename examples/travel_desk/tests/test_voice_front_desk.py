@@ -99,24 +99,17 @@ async def test_a_live_call_is_greeted_then_each_turn_is_answered(
         ]
     )
     stt = scripted_stt(sessions=[ScriptedTranscriptionSession(["Any seats on TD101?", "Thanks"])])
-    welcome, question, first, second = (pcm16_samples([n, -n]) for n in (1, 2, 3, 4))
-    tts = scripted_tts([TTSResult([chunk]) for chunk in (welcome, question, first, second)])
+    greeting, first, second = (pcm16_samples([n, -n]) for n in (1, 2, 3))
+    tts = scripted_tts([TTSResult([greeting]), TTSResult([first]), TTSResult([second])])
     pipeline = front_desk_pipeline(model=model, stt_model=stt, tts_model=tts, config=CONFIG)
 
     result = await pipeline.run(live_audio())
     events = await events_of(result)
 
-    # Speech is synthesized sentence by sentence, the two-sentence greeting first.
-    spoken = [call.text for call in tts.calls]
-    assert spoken == [
-        "Welcome to the travel desk.",
-        "Which flight can I help with?",
-        "TD101 has seats.",
-        "You are welcome.",
-    ]
-    assert " ".join(spoken[:2]) == GREETING
-    assert audio_bytes(events) == welcome + question + first + second
-    assert lifecycle(events).count("turn_ended") == 3
+    # The whole greeting is spoken before the caller's first question is answered.
+    assert [call.text for call in tts.calls] == [GREETING, "TD101 has seats.", "You are welcome."]
+    assert audio_bytes(events) == greeting + first + second
+    assert lifecycle(events)[-1] == "session_ended"
     # The second turn remembers the first.
     assert model.last_call is not None
     said = [item.get("content") for item in model.last_call.input if "role" in item]
@@ -131,7 +124,7 @@ async def test_the_pipeline_speaks_a_swapped_in_workflow_fragment_by_fragment(
     # An operator bridge, say, instead of the agent: only the pipeline is under test here.
     workflow = scripted_voice_workflow(
         turns=[["Connecting you ", "to an operator."]],
-        start="Welcome.",
+        start="You are through to the front desk.",
     )
     stt = scripted_stt(sessions=[["I want a human"]])
     tts = scripted_tts([TTSResult([SPEECH]), TTSResult([SPEECH])])
@@ -141,7 +134,10 @@ async def test_the_pipeline_speaks_a_swapped_in_workflow_fragment_by_fragment(
     await events_of(result)
 
     assert workflow.transcriptions == ("I want a human",)
-    assert [call.text for call in tts.calls] == ["Welcome.", "Connecting you to an operator."]
+    assert [call.text for call in tts.calls] == [
+        "You are through to the front desk.",
+        "Connecting you to an operator.",
+    ]
 
 
 @pytest.mark.asyncio
