@@ -26,7 +26,7 @@ from typing import Any
 
 EXEC_CALLS = 10_000
 TURNS = 100
-REPEATS = 7
+REPEATS = 15
 
 
 def _session_factory(which: str) -> Callable[..., Any]:
