@@ -48,6 +48,7 @@ def _exec_model(*commands: str) -> ScriptedModel:
         ({"method": "exec", "result": b"pwd"}, "invalid_outcome", "exec"),
         ({"method": "exec", "responder": "ok"}, "invalid_outcome", "exec"),
         ({"method": "exec", "error": "boom"}, "invalid_outcome", "exec"),
+        ({"method": "exec", "error": ExecTransportError}, "invalid_outcome", "exec"),
         ({"method": "mkdir", "result": True}, "invalid_outcome", "mkdir"),
         ({"method": "ls", "result": ["a.txt"]}, "invalid_outcome", "ls"),
         ({"method": "read", "result": 42}, "invalid_outcome", "read"),
@@ -245,3 +246,21 @@ def _model_of(result: Any) -> ScriptedModel:
     model = result.last_agent.model
     assert isinstance(model, ScriptedModel)
     return model
+
+
+@pytest.mark.asyncio
+async def test_a_raising_responder_fails_the_call_like_a_provider_failure(
+    run_sandbox: Any,
+) -> None:
+    failure = ExecTransportError(command=("make",), context={"reason": "lost"})
+
+    def respond(call: SandboxCall) -> ExecResult:
+        raise failure
+
+    sandbox = scripted_sandbox_session([{"method": "exec", "responder": respond}])
+    async with sandbox:
+        with pytest.raises(UserError) as raised:
+            await run_sandbox(sandbox, _exec_model("make"), [Shell()])
+
+    assert raised.value.__cause__ is failure
+    sandbox.assert_complete()

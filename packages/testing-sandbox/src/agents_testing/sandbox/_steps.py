@@ -217,6 +217,18 @@ def _build_step(index: int, raw: object, methods: frozenset[str]) -> Step:
         raise _invalid(
             "invalid_outcome", index, method, "'error' must be an exception instance or class"
         )
+    if kind == "error" and isinstance(value, type):
+        # The class is instantiated at the call; find out now whether it can be.
+        try:
+            value()
+        except Exception as error:
+            raise _invalid(
+                "invalid_outcome",
+                index,
+                method,
+                f"{value.__name__}() cannot be created without arguments ({error}); "
+                "pass an exception instance",
+            ) from error
     if kind == "result":
         problem = check_result(method, value)
         if problem is not None:
