@@ -67,10 +67,12 @@ def _scratch_venv(tmp: Path) -> Path:
     venv = tmp / "venv"
     subprocess.run([uv, "venv", "-q", "--python", sys.executable, str(venv)], check=True)
     python = venv / "bin" / "python"
+    # The same SDK and client releases as the running environment.
     sdk = f"openai-agents[voice,realtime]=={version('openai-agents')}"
+    client = f"openai=={version('openai')}"
     wheels = [str(w) for w in dist.glob("*.whl")]
     subprocess.run(
-        [uv, "pip", "install", "-q", "--compile-bytecode", "--python", str(python), sdk, *wheels],
+        [uv, "pip", "install", "-q", "--compile-bytecode", "--python", str(python), sdk, client, *wheels],
         check=True,
     )
     return python

@@ -49,8 +49,10 @@ def _venv(tmp: Path, wheels: list[Path]) -> Path:
     venv = tmp / "venv"
     _call(_uv(), "venv", "-q", "--python", sys.executable, venv)
     python = venv / "bin" / "python"
+    # The same SDK and client releases as the running environment.
     sdk = f"openai-agents[voice,realtime]=={version('openai-agents')}"
-    _call(_uv(), "pip", "install", "-q", "--python", python, sdk, *wheels)
+    client = f"openai=={version('openai')}"
+    _call(_uv(), "pip", "install", "-q", "--python", python, sdk, client, *wheels)
     return python
 
 
