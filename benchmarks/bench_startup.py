@@ -72,7 +72,18 @@ def _scratch_venv(tmp: Path) -> Path:
     client = f"openai=={version('openai')}"
     wheels = [str(w) for w in dist.glob("*.whl")]
     subprocess.run(
-        [uv, "pip", "install", "-q", "--compile-bytecode", "--python", str(python), sdk, client, *wheels],
+        [
+            uv,
+            "pip",
+            "install",
+            "-q",
+            "--compile-bytecode",
+            "--python",
+            str(python),
+            sdk,
+            client,
+            *wheels,
+        ],
         check=True,
     )
     return python
