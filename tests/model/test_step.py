@@ -10,11 +10,14 @@ from agents import Agent, ModelResponse, ModelRetryAdvice, Usage
 from agents.testing import (
     InvalidModelStep,
     ModelCall,
+    ModelScriptError,
     ModelStep,
     ScriptedModel,
     UnconsumedModelSteps,
     assistant_message,
 )
+
+from agents_testing.core import compat
 
 
 class Boom(RuntimeError):
@@ -321,3 +324,63 @@ def test_output_items_are_snapshotted_when_queued() -> None:
         model.assert_complete()
     pending = raised.value.pending_steps
     assert pending[0].output[0].content[0].text == "original"
+
+
+def _raw_responses(result: Any) -> list[ModelResponse]:
+    return list(getattr(result, "result", result).raw_responses)
+
+
+@pytest.mark.asyncio
+async def test_response_and_request_ids_reach_the_run_result(run: Any, streamed: bool) -> None:
+    model = ScriptedModel(
+        [
+            {
+                "output": [assistant_message("ids")],
+                "response_id": "resp_custom",
+                "request_id": "req_42",
+            }
+        ]
+    )
+
+    result = await run(Agent(name="Assistant", model=model), "Hi", streamed=streamed)
+
+    (response,) = _raw_responses(result)
+    assert response.response_id == "resp_custom"
+    assert response.request_id == "req_42"
+
+
+@pytest.mark.skipif(
+    not compat.model_response_has_raw_usage(),
+    reason="ModelResponse.raw_usage exists only in newer SDK releases",
+)
+@pytest.mark.asyncio
+async def test_raw_usage_reaches_the_model_response(run: Any) -> None:
+    model = ScriptedModel(
+        [{"output": [assistant_message("raw")], "raw_usage": {"input_tokens": 9}}]
+    )
+
+    result = await run(Agent(name="Assistant", model=model), "Hi", streamed=False)
+
+    (response,) = _raw_responses(result)
+    assert response.raw_usage == {"input_tokens": 9}
+
+
+@pytest.mark.asyncio
+async def test_stream_step_output_usage_and_id_serve_a_non_streamed_call(run: Any) -> None:
+    usage = Usage(requests=1, input_tokens=2, output_tokens=3, total_tokens=5)
+    step = ModelStep.stream(
+        [], output=[assistant_message("terminal")], usage=usage, response_id="resp_stream"
+    )
+    model = ScriptedModel([step])
+
+    result = await run(Agent(name="Assistant", model=model), "Hi", streamed=False)
+
+    (response,) = _raw_responses(result)
+    assert result.final_output == "terminal"
+    assert response.response_id == "resp_stream"
+    assert response.usage.total_tokens == 5
+
+
+def test_default_usage_must_be_a_usage() -> None:
+    with pytest.raises(ModelScriptError, match="default_usage"):
+        ScriptedModel(default_usage={"input_tokens": 1})  # type: ignore[arg-type]
