@@ -1,6 +1,6 @@
 """The sandboxed itinerary editor, run on a scripted sandbox session instead of a container.
 
-Recipes: sandbox agent workflow, sandbox step configuration (match, responder).
+Recipes: sandbox agent workflow, sandbox step configuration (match, responder, error).
 """
 
 from __future__ import annotations
@@ -8,10 +8,11 @@ from __future__ import annotations
 import io
 import shlex
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from agents import RunConfig, UserError
-from agents.sandbox import ExecResult, SandboxRunConfig
+from agents.sandbox import ExecResult, SandboxRunConfig, WorkspaceReadNotFoundError
 from agents.testing import (
     SandboxCall,
     SandboxCallMatcherError,
@@ -181,3 +182,31 @@ async def test_a_command_the_step_does_not_match_stops_the_run_with_the_call(
     # The session keeps the mismatch and reports it again when checked.
     with pytest.raises(SandboxCallMatcherError):
         sandbox.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_patching_a_missing_itinerary_is_reported_back_to_the_model(
+    scripted_model: ScriptModel, scripted_sandbox: ScriptSandbox, run_config: RunConfig
+) -> None:
+    missing = WorkspaceReadNotFoundError(path=Path(f"/workspace/{ITINERARY_FILE}"))
+    sandbox = scripted_sandbox([{"method": "read", "error": missing}])
+    model = scripted_model(
+        [
+            [apply_patch_call(HOTEL_PATCH, call_id="patch")],
+            [assistant_message("There is no itinerary to change yet.")],
+        ]
+    )
+
+    async with sandbox:
+        summary = await revise_itinerary(
+            "Swap the hotel for Hoshinoya",
+            sandbox=SandboxRunConfig(session=sandbox),
+            model=model,
+            run_config=run_config,
+        )
+
+    assert summary == "There is no itinerary to change yet."
+    [patch_result] = tool_outputs(model)
+    # The SDK's patch tool turns the scripted read error into a result the model can read.
+    assert patch_result == f"apply_patch missing file: {ITINERARY_FILE}"
+    assert [call.method for call in sandbox.calls] == ["read"]
