@@ -261,3 +261,42 @@ def test_a_user_setting_of_tracing_survives_the_fixture(project: pytest.Pytester
         outer.restore()
 
     result.assert_outcomes(passed=2)
+
+
+def test_a_double_whose_check_breaks_leaves_the_failure_report_intact(
+    project: pytest.Pytester,
+) -> None:
+    project.makeconftest(
+        """
+        import pytest
+
+
+        class Broken:
+            def assert_complete(self):
+                raise RuntimeError("cannot tell")
+
+
+        @pytest.fixture
+        def scripted_broken(_agents_testing_doubles):
+            return _agents_testing_doubles.track("scripted_broken", Broken)
+        """
+    )
+    project.makepyfile(
+        test_broken="""
+        def test_fails(scripted_broken):
+            scripted_broken()
+            assert False, "the user's own assertion"
+        """
+    )
+
+    result = project.runpytest()
+
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E * AssertionError: the user's own assertion",
+            "*- unconsumed scripted steps -*",
+            "assert_complete() failed: RuntimeError: cannot tell",
+        ]
+    )
+    result.stdout.no_fnmatch_line("*INTERNALERROR*")

@@ -299,3 +299,20 @@ def test_the_blocked_error_has_structured_fields_and_survives_pickling() -> None
     assert str(error).startswith(
         "test_app.py::test_x: OpenAIResponsesModel.get_response() would send a request"
     )
+
+
+def test_a_bad_ini_value_is_a_usage_error(project: pytest.Pytester) -> None:
+    project.makeini(
+        """
+        [pytest]
+        agents_block_model_requests = sometimes
+        """
+    )
+    project.makepyfile(test_nothing="def test_nothing():\n    pass\n")
+
+    result = project.runpytest()
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*agents_block_model_requests must be true or false in the ini file*sometimes*"]
+    )

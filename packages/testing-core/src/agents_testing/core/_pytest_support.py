@@ -28,6 +28,7 @@ __all__ = [
 ]
 
 FIXTURE_MARKER = "agents_testing"
+_SECTION = "unconsumed scripted steps"
 
 P = ParamSpec("P")
 
@@ -146,7 +147,7 @@ class ScriptedDoubles:
         if not found:
             return
         if len(found) > 1:
-            self._item.add_report_section("teardown", "unconsumed scripted steps", _describe(found))
+            self._item.add_report_section("teardown", _SECTION, _describe(found))
         # Raised afresh: the frames inside the double's own check add nothing here.
         raise found[0][1].with_traceback(None)
 
@@ -166,6 +167,14 @@ def note_unconsumed(item: pytest.Item, report: pytest.TestReport) -> None:
     doubles = item.stash.get(DOUBLES, None)
     if doubles is None or not doubles.options.assert_complete:
         return
-    found = doubles.unconsumed()
+    try:
+        found = doubles.unconsumed()
+    except Exception as error:
+        # A double whose own check breaks must not turn the user's failure into an
+        # internal error of pytest; say what happened next to the failure instead.
+        report.sections.append(
+            (_SECTION, f"assert_complete() failed: {type(error).__name__}: {error}")
+        )
+        return
     if found:
-        report.sections.append(("unconsumed scripted steps", _describe(found)))
+        report.sections.append((_SECTION, _describe(found)))

@@ -23,6 +23,7 @@ from ._request_guard import RequestGuard
 ALLOW_MARKER = "agents_allow_model_requests"
 _OPTION = "agents_block_model_requests"
 _GUARD = pytest.StashKey[RequestGuard]()
+_BLOCKING = pytest.StashKey[bool]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -44,6 +45,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    try:
+        from_ini = bool(config.getini(_OPTION))
+    except (ValueError, pytest.UsageError) as error:
+        raise pytest.UsageError(
+            f"{_OPTION} must be true or false in the ini file ({error})"
+        ) from None
+    config.stash[_BLOCKING] = bool(config.getoption(_OPTION)) or from_ini
     config.addinivalue_line(
         "markers",
         f"{FIXTURE_MARKER}(assert_complete=True, disable_tracing=True): configure the "
@@ -58,9 +66,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _blocks_requests(item: pytest.Item) -> bool:
-    config = item.config
-    enabled = bool(config.getoption(_OPTION) or config.getini(_OPTION))
-    return enabled and item.get_closest_marker(ALLOW_MARKER) is None
+    return item.config.stash[_BLOCKING] and item.get_closest_marker(ALLOW_MARKER) is None
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
