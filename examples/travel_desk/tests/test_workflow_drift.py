@@ -12,7 +12,6 @@ import pytest
 from agents import InputGuardrailTripwireTriggered
 from agents.testing import (
     InvalidModelStep,
-    ModelStep,
     ScriptedModel,
     UnconsumedModelSteps,
     UnexpectedModelCall,
@@ -81,8 +80,18 @@ def test_a_malformed_step_is_rejected_before_anything_runs() -> None:
     assert invalid.value.input_index == 1
 
 
-def test_a_step_added_later_extends_the_same_script() -> None:
-    model = ScriptedModel([[assistant_message("First.")]])
-    model.enqueue(ModelStep(output=[assistant_message("Second.")]))
+@pytest.mark.asyncio
+async def test_each_turn_can_script_its_own_model_step_as_the_conversation_goes(
+    scripted_model: ScriptModel, open_desk: OpenDesk
+) -> None:
+    model = scripted_model([[assistant_message("Hello! Where to?")]])
+    desk = open_desk(model)
+    await desk.ask("Hi")
+    assert model.remaining_steps == 0
 
-    assert model.remaining_steps == 2
+    # The same model, extended: its history and consumed steps are kept.
+    model.enqueue([assistant_message("Tokyo is lovely in December.")])
+    second = await desk.ask("Tokyo")
+
+    assert second.final_output == "Tokyo is lovely in December."
+    assert len(model.calls) == 2
