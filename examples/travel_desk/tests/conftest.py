@@ -9,8 +9,6 @@ import pytest
 from agents import Model, RunConfig
 from travel_desk import TravelDesk, TravelDeskContext
 
-OpenDesk = Callable[..., TravelDesk]
-
 
 @pytest.fixture
 def run_config() -> RunConfig:
@@ -25,7 +23,7 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def open_desk(run_config: RunConfig, db_path: Path) -> Iterator[OpenDesk]:
+def open_desk(run_config: RunConfig, db_path: Path) -> Iterator[Callable[..., TravelDesk]]:
     """Open a desk conversation on the given model; every desk is closed after the test."""
     opened: list[TravelDesk] = []
 

@@ -5,18 +5,15 @@ Recipes: fixed response, tool workflow.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
 import pytest
 from agents import InputGuardrailTripwireTriggered, RunConfig
-from agents.testing import ScriptedModel, assistant_message, function_call
+from agents.testing import assistant_message, function_call
 from travel_desk import Booking, BookingReply, TravelDesk, TravelDeskContext
 
-from .conftest import OpenDesk
-
-ScriptModel = Callable[..., ScriptedModel]
+from ._types import OpenDesk, ScriptModel
 
 
 def outputs_of(items: list[object]) -> list[str]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import shlex
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,6 @@ from agents.testing import (
     SandboxCall,
     SandboxCallMatcherError,
     ScriptedModel,
-    ScriptedSandboxSession,
     assistant_message,
     function_call,
     scripted_sandbox_session,
@@ -25,8 +23,7 @@ from agents.testing import (
 from openai.types.responses import ResponseCustomToolCall
 from travel_desk import ITINERARY_FILE, revise_itinerary
 
-ScriptModel = Callable[..., ScriptedModel]
-ScriptSandbox = Callable[..., ScriptedSandboxSession]
+from ._types import ScriptModel, ScriptSandbox
 
 ITINERARY = "# Tokyo\n- 24 Dec: TD101 LHR to NRT\n- Hotel: Park Hyatt\n"
 REVISED = "# Tokyo\n- 24 Dec: TD101 LHR to NRT\n- Hotel: Hoshinoya\n"

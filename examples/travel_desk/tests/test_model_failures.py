@@ -5,15 +5,11 @@ Recipe: error injection and retry.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 from agents import ModelRetryAdvice
-from agents.testing import ModelStep, ScriptedModel, assistant_message
+from agents.testing import ModelStep, assistant_message
 
-from .conftest import OpenDesk
-
-ScriptModel = Callable[..., ScriptedModel]
+from ._types import OpenDesk, ScriptModel
 
 
 @pytest.mark.asyncio

@@ -6,7 +6,6 @@ Recipes: request-aware responder, inspecting model calls.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
 import pytest
 from agents import ModelSettings
@@ -14,15 +13,12 @@ from agents.items import TResponseOutputItem
 from agents.testing import (
     ModelCall,
     ModelStep,
-    ScriptedModel,
     assistant_message,
     function_call,
 )
 from travel_desk import RETRY
 
-from .conftest import OpenDesk
-
-ScriptModel = Callable[..., ScriptedModel]
+from ._types import OpenDesk, ScriptModel
 
 
 def book_first_flight_with_seats(call: ModelCall) -> list[TResponseOutputItem]:

@@ -5,6 +5,7 @@ Recipes: Realtime session (message), Realtime tool workflow (tool and handoff).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from datetime import date
 
@@ -19,16 +20,38 @@ from agents.realtime import (
     RealtimeModelTranscriptDeltaEvent,
     RealtimeRawModelEvent,
     RealtimeRunConfig,
+    RealtimeSession,
+    RealtimeSessionEvent,
     RealtimeToolEnd,
 )
-from agents.realtime.testing import RealtimeStep, ScriptedRealtimeModel
+from agents.realtime.testing import RealtimeStep
 from travel_desk import Booking, TravelDeskContext, phone_runner
 
-ScriptRealtime = Callable[..., ScriptedRealtimeModel]
+from ._types import ScriptRealtime
 
 # Calls are tested without uploading traces and with tool calls finished before the
 # session goes on, so a call's outcome is decided by the time the session closes.
 TEST_CALLS: RealtimeRunConfig = {"tracing_disabled": True, "async_tool_calls": False}
+
+
+async def events_until(
+    session: RealtimeSession, last: Callable[[RealtimeSessionEvent], bool]
+) -> list[RealtimeSessionEvent]:
+    """The session's events up to the first one ``last`` accepts.
+
+    A session streams until it is closed, so a regression that never produces the
+    awaited event would hang the test; the generous bound turns that into a failure.
+    """
+
+    async def collect() -> list[RealtimeSessionEvent]:
+        seen: list[RealtimeSessionEvent] = []
+        async for event in session:
+            seen.append(event)
+            if last(event):
+                break
+        return seen
+
+    return await asyncio.wait_for(collect(), timeout=10)
 
 
 def desk_with_booking() -> TravelDeskContext:
@@ -60,15 +83,14 @@ async def test_the_concierge_passes_a_caller_message_on_and_streams_the_reply(
     )
     runner = phone_runner(model, config=TEST_CALLS)
 
-    observed_reply = False
+    def is_reply(event: RealtimeSessionEvent) -> bool:
+        return isinstance(event, RealtimeRawModelEvent) and event.data == reply
+
     async with await runner.run(context=TravelDeskContext()) as session:
         await session.send_message("Hello")
-        async for event in session:
-            if isinstance(event, RealtimeRawModelEvent) and event.data == reply:
-                observed_reply = True
-                break
+        events = await events_until(session, is_reply)
 
-    assert observed_reply
+    assert any(is_reply(event) for event in events)
     assert model.sent_events == (RealtimeModelSendUserInput(user_input="Hello"),)
     assert model.closed is True
     assert len(model.connect_calls) == 1
@@ -128,14 +150,17 @@ async def test_a_caller_who_wants_to_cancel_is_transferred_and_can_cancel(
         connect_events=[transfer],
     )
 
-    handoffs: list[tuple[str, str]] = []
-    async with await phone_runner(model, config=TEST_CALLS).run(context=context) as session:
-        async for event in session:
-            if isinstance(event, RealtimeHandoffEvent):
-                handoffs.append((event.from_agent.name, event.to_agent.name))
-            if isinstance(event, RealtimeToolEnd) and event.tool.name == "cancel_booking":
-                break
+    def cancelled(event: RealtimeSessionEvent) -> bool:
+        return isinstance(event, RealtimeToolEnd) and event.tool.name == "cancel_booking"
 
+    async with await phone_runner(model, config=TEST_CALLS).run(context=context) as session:
+        events = await events_until(session, cancelled)
+
+    handoffs = [
+        (event.from_agent.name, event.to_agent.name)
+        for event in events
+        if isinstance(event, RealtimeHandoffEvent)
+    ]
     assert handoffs == [("Phone concierge", "Cancellations")]
     assert [type(event) for event in model.sent_events] == [
         RealtimeModelSendSessionUpdate,

@@ -5,12 +5,11 @@ Recipe: streaming (automatic and strict).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 from agents.items import TResponseOutputItem, TResponseStreamEvent
-from agents.testing import ModelStep, ScriptedModel, assistant_message, function_call
+from agents.testing import ModelStep, assistant_message, function_call
 from openai.types.responses import (
     Response,
     ResponseCompletedEvent,
@@ -19,9 +18,7 @@ from openai.types.responses import (
 )
 from travel_desk import TravelDesk
 
-from .conftest import OpenDesk
-
-ScriptModel = Callable[..., ScriptedModel]
+from ._types import OpenDesk, ScriptModel
 
 
 async def streamed_reply(desk: TravelDesk, message: str) -> list[str]:

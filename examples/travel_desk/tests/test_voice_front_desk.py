@@ -5,11 +5,9 @@ Recipes: voice pipeline (static and streamed), streamed transcription sessions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 import pytest
-from agents.testing import ScriptedModel, assistant_message, function_call
+from agents.testing import assistant_message, function_call
 from agents.voice import (
     AudioInput,
     StreamedAudioInput,
@@ -19,19 +17,13 @@ from agents.voice import (
     VoiceStreamEventLifecycle,
 )
 from agents.voice.testing import (
-    ScriptedSTTModel,
     ScriptedTranscriptionSession,
-    ScriptedTTSModel,
-    ScriptedVoiceWorkflow,
     TTSResult,
     pcm16_samples,
 )
 from travel_desk import GREETING, front_desk_config, front_desk_pipeline
 
-ScriptModel = Callable[..., ScriptedModel]
-ScriptSTT = Callable[..., ScriptedSTTModel]
-ScriptTTS = Callable[..., ScriptedTTSModel]
-ScriptWorkflow = Callable[..., ScriptedVoiceWorkflow]
+from ._types import ScriptModel, ScriptSTT, ScriptTTS, ScriptWorkflow
 
 CONFIG = front_desk_config(tracing_disabled=True)
 SPEECH = pcm16_samples([0, 100, -100, 0])

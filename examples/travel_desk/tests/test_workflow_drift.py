@@ -6,8 +6,6 @@ fields; an ordinary regression test lets them fail the test.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 from agents import InputGuardrailTripwireTriggered
 from agents.testing import (
@@ -19,9 +17,7 @@ from agents.testing import (
     function_call,
 )
 
-from .conftest import OpenDesk
-
-ScriptModel = Callable[..., ScriptedModel]
+from ._types import OpenDesk, ScriptModel
 
 
 @pytest.mark.asyncio
