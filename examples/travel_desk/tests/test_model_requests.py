@@ -6,6 +6,7 @@ Recipes: request-aware responder, inspecting model calls.
 from __future__ import annotations
 
 import json
+from datetime import date
 
 import pytest
 from agents import ModelSettings
@@ -16,7 +17,7 @@ from agents.testing import (
     assistant_message,
     function_call,
 )
-from travel_desk import RETRY
+from travel_desk import RETRY, Flight, FlightCatalog, TravelDeskContext
 
 from ._types import OpenDesk, ScriptModel
 
@@ -58,6 +59,11 @@ async def test_the_first_request_carries_only_the_customer_message(
 async def test_the_booking_agent_books_the_flight_its_search_found_with_seats(
     scripted_model: ScriptModel, open_desk: OpenDesk
 ) -> None:
+    day = date(2026, 12, 26)
+    catalog = FlightCatalog.of(
+        Flight(number="TD300", origin="CDG", destination="JFK", departure_date=day, seats_left=0),
+        Flight(number="TD310", origin="CDG", destination="JFK", departure_date=day, seats_left=9),
+    )
     model = scripted_model(
         [
             [function_call("transfer_to_booking_agent", {}, call_id="handoff")],
@@ -72,10 +78,11 @@ async def test_the_booking_agent_books_the_flight_its_search_found_with_seats(
             [assistant_message('{"message": "Booked.", "booking": null}')],
         ]
     )
-    desk = open_desk(model)
+    desk = open_desk(model, context=TravelDeskContext(catalog=catalog))
 
     await desk.ask("Get Grace Hopper from Paris to New York on the 26th")
 
+    # The sold-out TD300 came first in the search; the responder skipped it.
     [booking] = desk.context.ledger.bookings.values()
     assert (booking.flight_number, booking.passenger) == ("TD310", "Grace Hopper")
 

@@ -110,7 +110,7 @@ async def test_a_live_call_is_greeted_then_each_turn_is_answered(
 
 
 @pytest.mark.asyncio
-async def test_the_pipeline_speaks_a_swapped_in_workflow_fragment_by_fragment(
+async def test_a_swapped_in_workflow_is_greeted_and_spoken_sentence_by_sentence(
     scripted_stt: ScriptSTT, scripted_tts: ScriptTTS, scripted_voice_workflow: ScriptWorkflow
 ) -> None:
     # An operator bridge, say, instead of the agent: only the pipeline is under test here.
@@ -126,6 +126,7 @@ async def test_the_pipeline_speaks_a_swapped_in_workflow_fragment_by_fragment(
     await events_of(result)
 
     assert workflow.transcriptions == ("I want a human",)
+    # Two fragments, one sentence: the splitter joins them before speech.
     assert [call.text for call in tts.calls] == [
         "You are through to the front desk.",
         "Connecting you to an operator.",
