@@ -22,6 +22,7 @@ from agents.voice.testing import (
     pcm16_samples,
 )
 from travel_desk import GREETING, front_desk_config, front_desk_pipeline
+from travel_desk.voice import speak_finished_sentences
 
 from ._types import ScriptModel, ScriptSTT, ScriptTTS, ScriptWorkflow
 
@@ -147,3 +148,21 @@ async def test_a_recorded_clip_is_never_greeted(
 
     assert [call.text for call in tts.calls] == ["One moment."]
     assert stt.calls[0].input.buffer.tolist() == [0, 0]
+
+
+@pytest.mark.parametrize(
+    ("buffer", "spoken", "kept"),
+    [
+        (
+            "Welcome to the travel desk. How can I help?",
+            "Welcome to the travel desk. How can I help?",
+            "",
+        ),
+        ("TD101 has three seats left. Shall I", "TD101 has three seats left.", "Shall I"),
+        ("Yes. No", "", "Yes. No"),
+    ],
+)
+def test_finished_sentences_are_spoken_at_once_and_an_unfinished_tail_waits(
+    buffer: str, spoken: str, kept: str
+) -> None:
+    assert speak_finished_sentences(buffer) == (spoken, kept)
