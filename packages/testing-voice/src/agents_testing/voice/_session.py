@@ -70,12 +70,14 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
     async def transcribe_turns(self) -> AsyncIterator[str]:
         # The closed check runs before every turn, so a close() while the consumer
         # handles one turn stops the next one from being transcribed.
+        take = self._turns.take
         while not self._closed:
-            turn = self._turns.take()
-            if turn is None:
-                return
-            if isinstance(turn, BaseException):
-                raise turn
+            turn = take()
+            if type(turn) is not str:
+                if turn is None:
+                    return
+                if isinstance(turn, BaseException):
+                    raise turn
             yield turn
 
     async def close(self) -> None:

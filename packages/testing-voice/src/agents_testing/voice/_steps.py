@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ._errors import InvalidVoiceStep, InvalidVoiceStepReason
 
-__all__ = ["as_sequence", "fragments", "replay"]
+__all__ = ["as_sequence", "fail", "fragments", "replay"]
 
 T = TypeVar("T")
 
@@ -48,9 +48,13 @@ def fragments(
     return None
 
 
-async def replay(items: Sequence[T], error: BaseException | None) -> AsyncIterator[T]:
-    """Yield ``items`` in order, then raise ``error`` if one is scripted."""
+async def replay(items: Sequence[T]) -> AsyncIterator[T]:
+    """Yield ``items`` in order."""
     for item in items:
         yield item
-    if error is not None:
-        raise error
+
+
+async def fail(error: BaseException) -> AsyncIterator[Any]:
+    """An async iterator that raises ``error`` when first advanced, as a failing stream does."""
+    raise error
+    yield  # pragma: no cover - makes this an async generator

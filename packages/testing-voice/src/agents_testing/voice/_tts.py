@@ -11,7 +11,7 @@ from agents_testing.core import StepScript
 
 from ._errors import InvalidVoiceStep, UnconsumedVoiceSteps, UnexpectedVoiceCall, steps_of
 from ._settings import settings_snapshot
-from ._steps import as_sequence, replay
+from ._steps import as_sequence, fail, replay
 
 __all__ = ["TTSCall", "TTSResult", "TTSResultSpec", "ScriptedTTSModel"]
 
@@ -101,12 +101,12 @@ class ScriptedTTSModel(TTSModel):
         call = TTSCall(text, settings_snapshot(settings))
         self._calls.append(call)
         step = self._results.take()
+        if isinstance(step, TTSResult):
+            return replay(step.chunks)
         if step is None:
             public = TTSCall(text, settings_snapshot(call.settings))
-            return replay((), UnexpectedVoiceCall("tts", public, len(self._calls) - 1))
-        if isinstance(step, BaseException):
-            return replay((), step)
-        return replay(step.chunks, None)
+            step = UnexpectedVoiceCall("tts", public, len(self._calls) - 1)
+        return fail(step)
 
     def assert_complete(self) -> None:
         """Raise ``UnconsumedVoiceSteps`` when scripted results were never streamed."""

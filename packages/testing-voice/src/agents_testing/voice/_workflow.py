@@ -15,7 +15,7 @@ from ._errors import (
     VoiceStepKind,
     steps_of,
 )
-from ._steps import as_sequence, fragments, replay
+from ._steps import as_sequence, fail, fragments, replay
 
 __all__ = ["ScriptedVoiceWorkflow", "WorkflowResultSpec"]
 
@@ -59,25 +59,24 @@ class ScriptedVoiceWorkflow(VoiceWorkflowBase):
     def run(self, transcription: str) -> AsyncIterator[str]:
         self._transcriptions.append(transcription)
         step = self._turns.take()
+        if isinstance(step, tuple):
+            return replay(step)
         if step is None:
-            error = UnexpectedVoiceCall(
+            step = UnexpectedVoiceCall(
                 "workflow_turn", transcription, len(self._transcriptions) - 1
             )
-            return replay((), error)
-        if isinstance(step, BaseException):
-            return replay((), step)
-        return replay(step, None)
+        return fail(step)
 
     def on_start(self) -> AsyncIterator[str]:
         self._start_calls += 1
         if not self._scripted_start:
-            return replay((), None)
+            return replay(())
         step = self._start.take()
+        if isinstance(step, tuple):
+            return replay(step)
         if step is None:
-            return replay((), UnexpectedVoiceCall("workflow_start", None, self._start_calls - 1))
-        if isinstance(step, BaseException):
-            return replay((), step)
-        return replay(step, None)
+            step = UnexpectedVoiceCall("workflow_start", None, self._start_calls - 1)
+        return fail(step)
 
     def assert_complete(self) -> None:
         """Raise ``UnconsumedVoiceSteps`` for an unused start or unused turns."""
