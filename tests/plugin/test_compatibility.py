@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 SCRIPTED_AND_LEFT_OVER = """
-from agents import Agent, Runner
+from agents import Agent, RunConfig, Runner
 from agents.testing import assistant_message
 
 
@@ -26,7 +26,9 @@ async def test_real_model(client):
     from agents import OpenAIResponsesModel
 
     model = OpenAIResponsesModel(model="gpt-4o", openai_client=client)
-    await Runner.run(Agent(name="a", model=model), "x")
+    await Runner.run(
+        Agent(name="a", model=model), "x", run_config=RunConfig(tracing_disabled=True)
+    )
 """
 
 
@@ -95,7 +97,9 @@ async def test_allowed_real_model(client, transport):
 
     model = OpenAIResponsesModel(model="gpt-4o", openai_client=client)
     with pytest.raises(pytest.fail.Exception, match="the network was reached"):
-        await Runner.run(Agent(name="a", model=model), "x")
+        await Runner.run(
+            Agent(name="a", model=model), "x", run_config=RunConfig(tracing_disabled=True)
+        )
     assert len(transport.requests) == 1
 
 

@@ -316,3 +316,40 @@ def test_a_bad_ini_value_is_a_usage_error(project: pytest.Pytester) -> None:
     result.stderr.fnmatch_lines(
         ["*agents_block_model_requests must be true or false in the ini file*sometimes*"]
     )
+
+
+def test_a_hidden_blocked_request_is_shown_next_to_the_failure_it_caused(
+    guarded: pytest.Pytester,
+) -> None:
+    guarded.makepyfile(
+        test_guarded="""
+        import pytest
+        from agents import Agent, OpenAIResponsesModel, RunConfig, Runner
+
+
+        @pytest.mark.asyncio
+        async def test_fallback_answer(client):
+            model = OpenAIResponsesModel(model="gpt-4o", openai_client=client)
+            try:
+                result = await Runner.run(
+                    Agent(name="a", model=model), "hi",
+                    run_config=RunConfig(tracing_disabled=True),
+                )
+                answer = result.final_output
+            except Exception:
+                answer = None  # an application fallback that hides provider errors
+            assert answer == "hello", "the user's own assertion"
+        """
+    )
+
+    result = guarded.runpytest("--agents-block-model-requests")
+
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E * AssertionError: the user's own assertion",
+            "*- blocked model requests -*",
+            "test_guarded.py::test_fallback_answer: "
+            "OpenAIResponsesModel.get_response() would send a request*",
+        ]
+    )

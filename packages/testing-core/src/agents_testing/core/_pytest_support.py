@@ -88,6 +88,7 @@ class ScriptedDoubles:
         self.options = FixtureOptions.for_item(item)
         self._item = item
         self._made: list[_Made] = []
+        self._calls: dict[str, int] = {}
         self._tracing: TracingState | None = None
 
     def __enter__(self) -> ScriptedDoubles:
@@ -119,8 +120,8 @@ class ScriptedDoubles:
 
         def make(*args: P.args, **kwargs: P.kwargs) -> D:
             double = factory(*args, **kwargs)
-            made = sum(1 for entry in self._made if entry.label.startswith(f"{fixture}("))
-            label = f"{fixture}() call {made + 1} ({type(double).__name__})"
+            self._calls[fixture] = self._calls.get(fixture, 0) + 1
+            label = f"{fixture}() call {self._calls[fixture]} ({type(double).__name__})"
             self._made.append(_Made(label, double))
             return double
 

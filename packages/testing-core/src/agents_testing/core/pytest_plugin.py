@@ -12,6 +12,7 @@ from collections.abc import Generator, Iterator
 
 import pytest
 
+from ._errors import ModelRequestBlocked
 from ._pytest_support import (
     CALL_REPORT,
     FIXTURE_MARKER,
@@ -91,15 +92,28 @@ def _fail_swallowed_requests(item: pytest.Item) -> Generator[None, object, objec
     guard = item.stash.get(_GUARD, None)
     try:
         result = yield
-    except BaseException:
-        if guard is not None:
+    except BaseException as error:
+        # The phase failed anyway. If the blocked request is not what it failed with,
+        # the attempts stay and are attached to the report (pytest_runtest_makereport).
+        if guard is not None and _raised_from(error, guard.attempts):
             guard.attempts.clear()
         raise
     if guard is not None and guard.attempts:
-        error = guard.attempts[0]
+        blocked = guard.attempts[0]
         guard.attempts.clear()
-        raise error
+        raise blocked
     return result
+
+
+def _raised_from(error: BaseException, attempts: list[ModelRequestBlocked]) -> bool:
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if any(current is attempt for attempt in attempts):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
 
 
 @pytest.hookimpl(wrapper=True)
@@ -127,6 +141,12 @@ def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report = yield
+    guard = item.stash.get(_GUARD, None)
+    if guard is not None and guard.attempts and report.failed:
+        report.sections.append(
+            ("blocked model requests", "\n".join(str(attempt) for attempt in guard.attempts))
+        )
+        guard.attempts.clear()
     if report.when == "call":
         item.stash[CALL_REPORT] = report
         if report.failed:
