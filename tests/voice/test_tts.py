@@ -248,3 +248,11 @@ async def test_callables_in_the_settings_keep_their_identity(
     assert call.settings.text_splitter is splitter
     assert call.settings.transform_data is louder
     assert call.settings.dtype is np.int16
+
+
+def test_an_invalid_chunk_inside_a_result_names_the_result_and_the_chunk() -> None:
+    with pytest.raises(InvalidVoiceStep) as caught:
+        ScriptedTTSModel([[FIRST], [FIRST, "text"]])
+
+    assert (caught.value.reason, caught.value.input_index) == ("invalid_tts_result", 1)
+    assert str(caught.value).startswith("result 2, chunk 2: an audio chunk must be bytes")

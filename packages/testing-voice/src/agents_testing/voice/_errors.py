@@ -84,12 +84,13 @@ class InvalidVoiceStep(VoiceScriptError, InvalidStepError):
     """A scripted voice step was malformed and rejected before it was queued.
 
     ``reason`` says what was wrong; ``input_index`` is the 0-based position of the
-    offending value in the sequence the test passed.
+    offending value in the sequence the test passed; ``detail`` is the explanation.
     """
 
     def __init__(self, reason: InvalidVoiceStepReason, input_index: int, detail: str) -> None:
         self.reason = reason
         self.input_index = input_index
+        self.detail = detail
         super().__init__(f"{detail} (item {ordinal(input_index)}, reason {reason!r})")
 
 

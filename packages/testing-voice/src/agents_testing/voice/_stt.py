@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from agents.voice import AudioInput, StreamedAudioInput, STTModel, STTModelSettings
 
-from agents_testing.core import StepScript, detach
+from agents_testing.core import StepScript, detach, ordinal
 
 from ._errors import (
     InvalidVoiceStep,
@@ -187,7 +187,9 @@ def _session(item: object, index: int) -> ScriptedTranscriptionSession | BaseExc
             return ScriptedTranscriptionSession(item)
         except InvalidVoiceStep as error:
             raise InvalidVoiceStep(
-                "invalid_session", index, f"session {index + 1} has an invalid turn: {error}"
+                "invalid_session",
+                index,
+                f"session {index + 1}, turn {ordinal(error.input_index)}: {error.detail}",
             ) from error
     raise InvalidVoiceStep(
         "invalid_session",

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from agents.voice import TTSModel, TTSModelSettings
 
-from agents_testing.core import StepScript
+from agents_testing.core import StepScript, ordinal
 
 from ._errors import InvalidVoiceStep, UnconsumedVoiceSteps, UnexpectedVoiceCall, steps_of
 from ._settings import settings_snapshot
@@ -129,7 +129,9 @@ def _result(item: object, index: int) -> TTSResult | BaseException:
             return TTSResult(item)
         except InvalidVoiceStep as error:
             raise InvalidVoiceStep(
-                "invalid_tts_result", index, f"result {index + 1} has an invalid chunk: {error}"
+                "invalid_tts_result",
+                index,
+                f"result {index + 1}, chunk {ordinal(error.input_index)}: {error.detail}",
             ) from error
     raise InvalidVoiceStep(
         "invalid_tts_result",
