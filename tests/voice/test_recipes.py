@@ -83,7 +83,7 @@ async def test_voice_pipeline_with_a_config_object() -> None:
 
 
 @pytest.mark.asyncio
-async def test_scripted_workflow_snippet_greets_only_a_streamed_session() -> None:
+async def test_scripted_workflow_snippet_greets_a_streamed_session() -> None:
     workflow = ScriptedVoiceWorkflow(
         turns=["Hello there."],
         start="Welcome.",
