@@ -24,18 +24,21 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
 # Every real model gets an AsyncOpenAI client whose HTTP transport fails the test the
 # moment a request reaches it, so "blocked before any connection" is observable.
 PROVIDER_CONFTEST = """
-import httpx2
 import pytest
-from openai import AsyncOpenAI
+from openai import AsyncOpenAI, DefaultAsyncHttpxClient
 
 
-class NoNetwork(httpx2.AsyncBaseTransport):
+# An HTTP transport for httpx or httpx2, whichever the installed openai uses.
+class NoNetwork:
     def __init__(self):
         self.requests = []
 
     async def handle_async_request(self, request):
         self.requests.append(str(request.url))
         pytest.fail(f"the network was reached: {request.url}")
+
+    async def aclose(self):
+        pass
 
 
 @pytest.fixture
@@ -48,7 +51,7 @@ def client(transport):
     return AsyncOpenAI(
         api_key="sk-test",
         base_url="http://provider.invalid/v1",
-        http_client=httpx2.AsyncClient(transport=transport),
+        http_client=DefaultAsyncHttpxClient(transport=transport),
         max_retries=0,
     )
 """

@@ -353,3 +353,70 @@ def test_a_hidden_blocked_request_is_shown_next_to_the_failure_it_caused(
             "OpenAIResponsesModel.get_response() would send a request*",
         ]
     )
+
+
+def test_every_request_method_is_blocked_when_called_directly(guarded: pytest.Pytester) -> None:
+    guarded.makepyfile(
+        test_guarded="""
+        import pytest
+        from agents import ModelSettings, OpenAIChatCompletionsModel, OpenAIResponsesModel
+        from agents.models.interface import ModelTracing
+        from agents.realtime.openai_realtime import OpenAIRealtimeWebSocketModel
+        from agents.voice import TTSModelSettings
+        from agents.voice.models.openai_stt import OpenAISTTModel
+        from agents.voice.models.openai_tts import OpenAITTSModel
+
+        ARGS = (None, "hi", ModelSettings(), [], None, [], ModelTracing.DISABLED)
+
+
+        async def drain(stream):
+            async for _ in stream:
+                pass
+
+
+        CALLS = {
+            "responses.get_response": lambda c: OpenAIResponsesModel("m", c).get_response(*ARGS),
+            "responses.stream_response": lambda c: drain(
+                OpenAIResponsesModel("m", c).stream_response(*ARGS)
+            ),
+            "chat.get_response": lambda c: OpenAIChatCompletionsModel("m", c).get_response(*ARGS),
+            "chat.stream_response": lambda c: drain(
+                OpenAIChatCompletionsModel("m", c).stream_response(*ARGS)
+            ),
+            "realtime.connect": lambda c: OpenAIRealtimeWebSocketModel().connect(
+                {"api_key": "sk-test", "url": "ws://127.0.0.1:9/"}
+            ),
+            "stt.transcribe": lambda c: OpenAISTTModel("m", c).transcribe(None, None, False, False),
+            "stt.create_session": lambda c: OpenAISTTModel("m", c).create_session(
+                None, None, False, False
+            ),
+            "tts.run": lambda c: drain(OpenAITTSModel("m", c).run("hi", TTSModelSettings())),
+        }
+
+
+        @pytest.mark.asyncio
+        @pytest.mark.parametrize("target", sorted(CALLS))
+        async def test_call(client, target):
+            await CALLS[target](client)
+        """
+    )
+
+    result = guarded.runpytest("--agents-block-model-requests")
+
+    result.assert_outcomes(failed=8)
+    result.stdout.fnmatch_lines_random(
+        [
+            f"E   *ModelRequestBlocked: test_guarded.py::test_call?{target}?: {model}.{method}() *"
+            for target, model, method in [
+                ("responses.get_response", "OpenAIResponsesModel", "get_response"),
+                ("responses.stream_response", "OpenAIResponsesModel", "stream_response"),
+                ("chat.get_response", "OpenAIChatCompletionsModel", "get_response"),
+                ("chat.stream_response", "OpenAIChatCompletionsModel", "stream_response"),
+                ("realtime.connect", "OpenAIRealtimeWebSocketModel", "connect"),
+                ("stt.transcribe", "OpenAISTTModel", "transcribe"),
+                ("stt.create_session", "OpenAISTTModel", "create_session"),
+                ("tts.run", "OpenAITTSModel", "run"),
+            ]
+        ]
+    )
+    result.stdout.no_fnmatch_line("*the network was reached*")
