@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import pickle
 from typing import Any
 
 import pytest
@@ -95,7 +96,7 @@ async def test_strict_mismatch_raises_unexpected_send_with_fields() -> None:
     assert "Send 1" in str(error)
     assert "step 1" in str(error)
     # The step is still pending and the mismatched send is in the history.
-    assert len(model.remaining_steps) == 1
+    assert model.remaining_steps == 1
     assert model.sent_events == (RealtimeModelSendUserInput(user_input="Goodbye"),)
 
 
@@ -122,7 +123,7 @@ async def test_non_strict_records_unrelated_sends_without_consuming_the_step() -
     async with await runner_for(model).run() as session:
         await session.send_audio(b"\x00\x01")
         await session.interrupt()
-        assert model.remaining_steps == (step,)
+        assert (model.remaining_steps, model.pending_steps) == (1, (step,))
         await session.send_message("Hello")
         assert await raw_events(session, 1) == [delta("Hi there")]
         await session.send_message("unrelated, after the script")
@@ -174,10 +175,26 @@ async def test_assert_complete_reports_the_remaining_steps() -> None:
 
     with pytest.raises(UnconsumedRealtimeSteps) as caught:
         model.assert_complete()
-    assert caught.value.remaining_steps == (second,)
+    assert (caught.value.remaining_steps, caught.value.pending_steps) == (1, (second,))
+    assert (model.remaining_steps, model.pending_steps) == (1, (second,))
     assert isinstance(caught.value, UnconsumedStepsError)
     assert isinstance(caught.value, RealtimeScriptError)
     assert "1 scripted realtime step" in str(caught.value)
+    assert "RealtimeModelSendInterrupt" in str(caught.value)
+
+
+def test_unconsumed_steps_survive_pickling_with_their_fields() -> None:
+    model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO, emit=[delta("Hi")])])
+    with pytest.raises(UnconsumedRealtimeSteps) as caught:
+        model.assert_complete()
+
+    copy = pickle.loads(pickle.dumps(caught.value))
+
+    assert type(copy) is UnconsumedRealtimeSteps
+    assert copy.remaining_steps == 1
+    [step] = copy.pending_steps
+    assert (step.expect, step.emit, step.error) == (HELLO, (delta("Hi"),), None)
+    assert str(copy) == str(caught.value)
 
 
 def test_assert_complete_passes_for_an_empty_script() -> None:
@@ -260,7 +277,7 @@ async def test_connect_error_fails_session_entry_and_leaves_the_model_disconnect
     with pytest.raises(RealtimeScriptError, match="before connect"):
         await session.send_message("Hello")
     assert model.sent_events == ()
-    assert len(model.remaining_steps) == 1
+    assert model.remaining_steps == 1
 
 
 @pytest.mark.asyncio
@@ -297,7 +314,7 @@ async def test_sending_before_connect_raises_script_error() -> None:
         await model.send_event(HELLO)
     with pytest.raises(RealtimeScriptError, match="not connected"):
         await model.send_event_if(HELLO, lambda: True)
-    assert model.remaining_steps != ()
+    assert model.remaining_steps == 1
 
 
 @pytest.mark.asyncio
@@ -405,4 +422,4 @@ async def test_failure_while_emitting_connect_events_fails_the_connect() -> None
     assert error.expected == HELLO
     assert isinstance(error.actual, RealtimeModelSendToolOutput)
     assert (model.connected, model.closed) == (False, False)
-    assert len(model.remaining_steps) == 1
+    assert model.remaining_steps == 1

@@ -107,7 +107,7 @@ async def test_predicate_returning_false_is_a_mismatch() -> None:
     model = ScriptedRealtimeModel([RealtimeStep(expect=lambda event: False)])
     with pytest.raises(UnexpectedRealtimeSend):
         await drive(model, "Hello")
-    assert len(model.remaining_steps) == 1
+    assert model.remaining_steps == 1
 
 
 @pytest.mark.asyncio
@@ -118,7 +118,7 @@ async def test_predicate_exception_propagates_and_leaves_the_step_pending() -> N
     model = ScriptedRealtimeModel([RealtimeStep(expect=broken)])
     with pytest.raises(KeyError, match="bug in the test's predicate"):
         await drive(model, "Hello")
-    assert len(model.remaining_steps) == 1
+    assert model.remaining_steps == 1
 
 
 @pytest.mark.asyncio

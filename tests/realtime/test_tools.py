@@ -77,7 +77,7 @@ async def test_function_tool_called_while_connecting_completes_with_async_tool_c
     runner = RealtimeRunner(agent, model=model, config=config(async_tool_calls=False))
 
     async with await runner.run():
-        assert model.remaining_steps == ()
+        assert (model.remaining_steps, model.pending_steps) == (0, ())
 
     model.assert_complete()
     (sent,) = model.sent_events
@@ -136,7 +136,7 @@ async def test_background_tool_call_output_is_awaited_through_the_script() -> No
     async with await runner.run() as session:
         await session.send_message("Where is order_123?")
         # The send returned before the background tool finished.
-        assert len(model.remaining_steps) == 1
+        assert model.remaining_steps == 1
         await asyncio.wait_for(output_sent.wait(), GUARD_SECONDS)
         model.assert_complete()
 

@@ -51,7 +51,7 @@ async def test_a_call_after_the_script_ends_is_unexpected(run_sandbox: Any) -> N
     assert (error.call_index, error.actual_method, error.expected_method) == (1, "exec", None)
     assert error.call == sandbox.calls[1]
     assert error.call.args == ("whoami",)
-    assert error.remaining_steps == ()
+    assert (error.remaining_steps, error.pending_steps) == (0, ())
     assert "Sandbox call 2 was exec('whoami',)" in str(error)
     with pytest.raises(UnexpectedSandboxCall) as again:
         sandbox.assert_complete()
@@ -72,9 +72,12 @@ async def test_a_wrong_method_is_unexpected_and_leaves_the_step_pending(
     error = raised.value.__cause__
     assert isinstance(error, UnexpectedSandboxCall)
     assert (error.actual_method, error.expected_method, error.call_index) == ("exec", "read", 0)
-    assert [step["method"] for step in error.remaining_steps] == ["read"]
-    assert error.remaining_steps[0]["result"].read() == b"x"
-    assert [step["method"] for step in sandbox.remaining_steps] == ["read"]
+    assert error.remaining_steps == 1
+    assert [step["method"] for step in error.pending_steps] == ["read"]
+    assert error.pending_steps[0]["result"].read() == b"x"
+    assert "(1 step(s) pending)" in str(error)
+    assert sandbox.remaining_steps == 1
+    assert [step["method"] for step in sandbox.pending_steps] == ["read"]
 
 
 @pytest.mark.asyncio
@@ -96,7 +99,7 @@ async def test_a_matcher_returning_false_raises_and_leaves_the_step_pending(
     assert (error.call_index, error.method) == (0, "exec")
     assert error.call.args == ("rm -rf /",)
     assert error.__cause__ is None
-    [pending] = sandbox.remaining_steps
+    [pending] = sandbox.pending_steps
     assert (pending["method"], pending["match"]) == ("exec", only_ls)
     assert pending["result"].stdout == b"ok\n"
 
@@ -119,7 +122,7 @@ async def test_a_raising_matcher_raises_the_matcher_error_with_its_cause(
     assert isinstance(error, SandboxCallMatcherError)
     assert isinstance(error.__cause__, KeyError)
     assert (error.call_index, error.method) == (0, "exec")
-    assert len(sandbox.remaining_steps) == 1
+    assert sandbox.remaining_steps == 1
 
 
 @pytest.mark.asyncio
@@ -163,10 +166,15 @@ async def test_unused_steps_are_reported_with_their_methods(run_sandbox: Any) ->
 
     with pytest.raises(UnconsumedSandboxSteps) as raised:
         sandbox.assert_complete()
+    assert raised.value.remaining_steps == sandbox.remaining_steps == 2
     assert raised.value.pending_methods == ("mkdir", "write")
-    assert raised.value.remaining_steps == (
-        {"method": "mkdir", "result": None},
-        {"method": "write", "result": None},
+    assert (
+        raised.value.pending_steps
+        == sandbox.pending_steps
+        == (
+            {"method": "mkdir", "result": None},
+            {"method": "write", "result": None},
+        )
     )
     assert "2 sandbox step(s) were never used: mkdir, write" in str(raised.value)
 
@@ -217,6 +225,18 @@ async def test_errors_survive_pickling_with_their_fields() -> None:
         "exec",
         "read",
     )
+    assert copy.remaining_steps == 1
+    assert [step["method"] for step in copy.pending_steps] == ["read"]
+    unused = scripted_sandbox_session([{"method": "mkdir", "result": None}])
+    with pytest.raises(UnconsumedSandboxSteps) as unconsumed:
+        unused.assert_complete()
+    left = pickle.loads(pickle.dumps(unconsumed.value))
+    assert (left.remaining_steps, left.pending_steps, left.pending_methods) == (
+        1,
+        ({"method": "mkdir", "result": None},),
+        ("mkdir",),
+    )
+    assert str(left) == str(unconsumed.value)
     invalid = pickle.loads(pickle.dumps(InvalidSandboxStep("unknown_method", 2, "cp", "no cp")))
     assert (invalid.reason, invalid.input_index, invalid.method) == ("unknown_method", 2, "cp")
     assert "Sandbox step 3 ('cp')" in str(invalid)
@@ -230,3 +250,29 @@ async def test_the_call_in_an_error_is_detached_from_history() -> None:
             await sandbox.apply_patch([{"type": "delete_file", "path": "a"}])
     raised.value.call.args[0].clear()
     assert sandbox.calls[0].args == ([{"type": "delete_file", "path": "a"}],)
+
+
+@pytest.mark.asyncio
+async def test_changing_pending_step_dicts_changes_nothing_in_the_script() -> None:
+    sandbox = scripted_sandbox_session(
+        [
+            {"method": "read", "result": b"kept"},
+            {"method": "exec", "result": OK},
+        ]
+    )
+    [read, run] = sandbox.pending_steps
+    read["result"].write(b"changed")
+    read["method"] = "exec"
+    run["result"].stdout = b"changed\n"
+    run.clear()
+    with pytest.raises(UnconsumedSandboxSteps) as raised:
+        sandbox.assert_complete()
+    raised.value.pending_steps[0]["result"].write(b"changed too")
+
+    assert [step["method"] for step in sandbox.pending_steps] == ["read", "exec"]
+    async with sandbox:
+        assert (await sandbox.read("notes.txt")).read() == b"kept"
+        assert (await sandbox.exec("pwd")).stdout == b"ok\n"
+    assert sandbox.remaining_steps == 0
+    assert sandbox.pending_steps == ()
+    sandbox.assert_complete()

@@ -345,7 +345,8 @@ async def test_pty_calls_share_the_one_global_fifo(run_sandbox: Any) -> None:
     cause = raised.value.__cause__
     assert isinstance(cause, UnexpectedSandboxCall)
     assert (cause.actual_method, cause.expected_method) == ("pty_exec_start", "pty_write_stdin")
-    assert [step["method"] for step in sandbox.remaining_steps] == [
+    assert sandbox.remaining_steps == 2
+    assert [step["method"] for step in sandbox.pending_steps] == [
         "pty_write_stdin",
         "pty_exec_start",
     ]

@@ -94,7 +94,7 @@ def test_steps_that_are_not_a_sequence_of_dicts_are_rejected(steps: Any) -> None
 )
 def test_mv_is_scriptable_where_the_sdk_has_it() -> None:
     sandbox = scripted_sandbox_session([{"method": "mv", "result": None}])
-    assert [step["method"] for step in sandbox.remaining_steps] == ["mv"]
+    assert [step["method"] for step in sandbox.pending_steps] == ["mv"]
 
 
 @pytest.mark.skipif(compat.sdk_at_least(0, 23, 1), reason="mv is a session operation from 0.23.1")

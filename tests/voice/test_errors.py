@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 from agents.voice.testing import (
     InvalidVoiceStep,
@@ -51,9 +53,19 @@ def test_unconsumed_steps_count_and_summarize_what_is_left() -> None:
     error = UnconsumedVoiceSteps(("tts", "session_turn", "tts"))
 
     assert error.remaining_steps == 3
-    assert error.pending == ("tts", "session_turn", "tts")
+    assert error.pending_steps == ("tts", "session_turn", "tts")
     assert "3 scripted voice step(s)" in str(error)
     assert "2 tts, 1 session_turn" in str(error)
+
+
+def test_unconsumed_steps_survive_pickling_with_their_fields() -> None:
+    error = UnconsumedVoiceSteps(("workflow_start", "workflow_turn"))
+
+    copy = pickle.loads(pickle.dumps(error))
+
+    assert type(copy) is UnconsumedVoiceSteps
+    assert (copy.remaining_steps, copy.pending_steps) == (2, ("workflow_start", "workflow_turn"))
+    assert str(copy) == str(error)
 
 
 def test_invalid_step_keeps_a_zero_based_index_and_numbers_from_one() -> None:

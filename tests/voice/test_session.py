@@ -54,7 +54,7 @@ async def test_turns_are_yielded_in_order_and_then_iteration_ends() -> None:
     session = ScriptedTranscriptionSession(["first turn", "second turn"])
 
     assert await collect(session) == ["first turn", "second turn"]
-    assert session.remaining_turns == ()
+    assert (session.remaining_turns, session.pending_turns) == (0, ())
     assert not session.closed
     session.assert_complete()
 
@@ -76,11 +76,11 @@ async def test_closing_stops_iteration_and_leaves_the_skipped_turns_pending() ->
         await turns.__anext__()
     assert session.closed
     assert session.close_calls == 1
-    assert session.remaining_turns == ("two", "three")
+    assert (session.remaining_turns, session.pending_turns) == (2, ("two", "three"))
     with pytest.raises(UnconsumedVoiceSteps) as caught:
         session.assert_complete()
     assert caught.value.remaining_steps == 2
-    assert caught.value.pending == ("session_turn", "session_turn")
+    assert caught.value.pending_steps == ("session_turn", "session_turn")
 
 
 @pytest.mark.asyncio
@@ -108,7 +108,7 @@ async def test_closing_mid_session_ends_the_pipeline_run_and_stt_reports_the_ski
     with pytest.raises(UnconsumedVoiceSteps) as caught:
         stt.assert_complete()
     assert caught.value.remaining_steps == 2
-    assert caught.value.pending == ("session_turn", "session_turn")
+    assert caught.value.pending_steps == ("session_turn", "session_turn")
 
 
 @pytest.mark.asyncio
@@ -142,7 +142,7 @@ async def test_close_error_is_raised_by_close_and_the_session_is_closed_anyway()
     assert caught.value is failure
     assert session.closed
     assert await collect(session) == []
-    assert session.remaining_turns == ("hello",)
+    assert (session.remaining_turns, session.pending_turns) == (1, ("hello",))
 
 
 @pytest.mark.skipif(
@@ -192,7 +192,7 @@ async def test_a_turn_given_as_an_exception_fails_the_stream_after_earlier_turns
     assert outcome.error is failure
     assert workflow.transcriptions == ("hello",)
     assert session.closed
-    assert session.remaining_turns == ("never heard",)
+    assert (session.remaining_turns, session.pending_turns) == (1, ("never heard",))
     with pytest.raises(UnconsumedVoiceSteps) as caught:
         stt.assert_complete()
     assert caught.value.remaining_steps == 1

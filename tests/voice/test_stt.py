@@ -273,7 +273,7 @@ async def test_assert_complete_counts_transcriptions_sessions_and_turns_of_creat
     with pytest.raises(UnconsumedVoiceSteps) as before:
         stt.assert_complete()
     assert before.value.remaining_steps == 4
-    assert before.value.pending == (
+    assert before.value.pending_steps == (
         "static_transcription",
         "static_transcription",
         "streamed_session",
@@ -290,7 +290,7 @@ async def test_assert_complete_counts_transcriptions_sessions_and_turns_of_creat
     with pytest.raises(UnconsumedVoiceSteps) as after:
         stt.assert_complete()
     assert after.value.remaining_steps == 3
-    assert after.value.pending == (
+    assert after.value.pending_steps == (
         "static_transcription",
         "static_transcription",
         "streamed_session",
@@ -365,7 +365,7 @@ async def test_a_lone_session_or_exception_is_one_scripted_session() -> None:
     assert stt.created_sessions == (session,)
     with pytest.raises(UnconsumedVoiceSteps) as caught:
         stt.assert_complete()
-    assert caught.value.pending == ("session_turn", "session_turn")
+    assert caught.value.pending_steps == ("session_turn", "session_turn")
 
     failure = ConnectionError("refused")
     failing = ScriptedSTTModel(sessions=failure)
@@ -386,7 +386,7 @@ async def test_a_session_scripted_twice_reports_its_turns_once() -> None:
 
     with pytest.raises(UnconsumedVoiceSteps) as caught:
         stt.assert_complete()
-    assert caught.value.pending == ("session_turn",)
+    assert caught.value.pending_steps == ("session_turn",)
 
 
 def test_an_invalid_turn_inside_a_session_names_the_session_and_the_turn() -> None:

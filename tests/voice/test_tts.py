@@ -150,7 +150,7 @@ async def test_assert_complete_counts_the_results_never_streamed() -> None:
         tts.assert_complete()
 
     assert caught.value.remaining_steps == 2
-    assert caught.value.pending == ("tts", "tts")
+    assert caught.value.pending_steps == ("tts", "tts")
 
 
 @pytest.mark.parametrize(

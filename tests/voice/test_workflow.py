@@ -122,7 +122,7 @@ async def test_start_is_not_consumed_by_a_static_run(
     with pytest.raises(UnconsumedVoiceSteps) as caught:
         workflow.assert_complete()
     assert caught.value.remaining_steps == 1
-    assert caught.value.pending == ("workflow_start",)
+    assert caught.value.pending_steps == ("workflow_start",)
 
 
 @pytest.mark.asyncio
@@ -271,7 +271,7 @@ async def test_assert_complete_counts_unused_turns() -> None:
         workflow.assert_complete()
 
     assert caught.value.remaining_steps == 2
-    assert caught.value.pending == ("workflow_turn", "workflow_turn")
+    assert caught.value.pending_steps == ("workflow_turn", "workflow_turn")
     assert await texts(workflow.run("second")) == ["Two", " parts."]
 
 

@@ -45,10 +45,21 @@ class UnexpectedCallError(AgentsTestingError):
 class UnconsumedStepsError(AgentsTestingError):
     """``assert_complete()`` found scripted steps that were never used.
 
-    ``remaining_steps`` says what is left; its type is the boundary's own.
+    ``remaining_steps`` is how many are left (the same count as the double's own
+    ``remaining_steps``); ``pending_steps`` holds them in script order, each in the
+    boundary's own form. A boundary error whose constructor takes only the pending
+    steps fills both with :meth:`_set_pending_steps` and pickles as it is.
     """
 
-    remaining_steps: object
+    remaining_steps: int
+    pending_steps: tuple[object, ...]
+
+    def _set_pending_steps(self, pending_steps: tuple[object, ...]) -> None:
+        self.pending_steps = pending_steps
+        self.remaining_steps = len(pending_steps)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.pending_steps,))
 
 
 class ModelRequestBlocked(AgentsTestingError):

@@ -94,14 +94,18 @@ class UnexpectedRealtimeSend(RealtimeScriptError, UnexpectedCallError):
 class UnconsumedRealtimeSteps(RealtimeScriptError, UnconsumedStepsError):
     """``assert_complete()`` found steps whose sends never arrived.
 
-    ``remaining_steps`` holds the pending :class:`RealtimeStep` objects in script order.
+    ``remaining_steps`` is how many are left and ``pending_steps`` holds the pending
+    (immutable) :class:`RealtimeStep` objects in script order.
     """
 
-    def __init__(self, remaining_steps: tuple[RealtimeStep, ...]) -> None:
-        self.remaining_steps = remaining_steps
-        expects = ", ".join(repr(step.expect) for step in remaining_steps)
+    remaining_steps: int
+    pending_steps: tuple[RealtimeStep, ...]
+
+    def __init__(self, pending_steps: tuple[RealtimeStep, ...]) -> None:
+        self._set_pending_steps(pending_steps)
+        expects = ", ".join(repr(step.expect) for step in pending_steps)
         super().__init__(
-            f"{len(remaining_steps)} scripted realtime step(s) were never matched: "
+            f"{self.remaining_steps} scripted realtime step(s) were never matched: "
             f"{expects}. The session ended before sending them; check what the code "
             "under test sent (model.sent_events) or remove the steps."
         )

@@ -177,8 +177,16 @@ class ScriptedRealtimeModel(RealtimeModel):
         return tuple(detach_send_event(event) for event in self._sent)
 
     @property
-    def remaining_steps(self) -> tuple[RealtimeStep, ...]:
-        """The steps not yet matched, in script order."""
+    def remaining_steps(self) -> int:
+        """How many scripted steps are not yet matched."""
+        return len(self._script)
+
+    @property
+    def pending_steps(self) -> tuple[RealtimeStep, ...]:
+        """The steps not yet matched, in script order.
+
+        These are the ``RealtimeStep`` objects the test scripted; a step is immutable.
+        """
         return self._script.pending()
 
     @property

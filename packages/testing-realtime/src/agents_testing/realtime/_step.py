@@ -130,6 +130,10 @@ class RealtimeStep:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"RealtimeStep is immutable; cannot set {name!r}")
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt through the constructor: slot state cannot be set on an immutable step.
+        return (type(self), (self.expect, self.emit, self.error))
+
     def __repr__(self) -> str:
         parts = [f"expect={self.expect!r}"]
         if self.emit:

@@ -81,28 +81,33 @@ class UnexpectedSandboxCall(SandboxScriptError, UnexpectedCallError):
     ``expected_method`` is the method of the pending step, or ``None`` when the script
     had already run out; ``actual_method`` is what the workflow called; ``call`` is the
     recorded call and ``call_index`` its 0-based position in ``sandbox.calls``;
-    ``remaining_steps`` are the steps still pending, in script order. Nothing is consumed.
+    ``remaining_steps`` is how many steps are still pending and ``pending_steps`` holds
+    them (fresh step dicts), in script order. Nothing is consumed.
     """
+
+    remaining_steps: int
+    pending_steps: tuple[SandboxStepSpec, ...]
 
     def __init__(
         self,
         call: SandboxCall,
         call_index: int,
         expected_method: str | None,
-        remaining_steps: tuple[SandboxStepSpec, ...],
+        pending_steps: tuple[SandboxStepSpec, ...],
     ) -> None:
         self.call = call
         self.call_index = call_index
         self.actual_method = call.method
         self.expected_method = expected_method
-        self.remaining_steps = remaining_steps
+        self.pending_steps = pending_steps
+        self.remaining_steps = len(pending_steps)
         if expected_method is None:
             problem = "but the script has no steps left"
             hint = "Add a step for this call, or find out why the workflow made it."
         else:
             problem = (
                 f"but the next step scripts {expected_method!r} "
-                f"({len(remaining_steps)} step(s) pending)"
+                f"({self.remaining_steps} step(s) pending)"
             )
             hint = "Reorder the steps to match the workflow, or fix the workflow."
         super().__init__(
@@ -112,7 +117,7 @@ class UnexpectedSandboxCall(SandboxScriptError, UnexpectedCallError):
     def __reduce__(self) -> tuple[object, ...]:
         return (
             type(self),
-            (self.call, self.call_index, self.expected_method, self.remaining_steps),
+            (self.call, self.call_index, self.expected_method, self.pending_steps),
         )
 
 
@@ -141,20 +146,18 @@ class SandboxCallMatcherError(SandboxScriptError, UnexpectedCallError):
 class UnconsumedSandboxSteps(SandboxScriptError, UnconsumedStepsError):
     """``assert_complete()`` found sandbox steps that the workflow never used.
 
-    ``remaining_steps`` are the pending steps in script order and ``pending_methods``
-    their method names.
+    ``remaining_steps`` is how many are left, ``pending_steps`` holds them (fresh step
+    dicts) in script order and ``pending_methods`` their method names.
     """
 
-    remaining_steps: tuple[SandboxStepSpec, ...]
+    remaining_steps: int
+    pending_steps: tuple[SandboxStepSpec, ...]
 
-    def __init__(self, remaining_steps: tuple[SandboxStepSpec, ...]) -> None:
-        self.remaining_steps = remaining_steps
-        self.pending_methods: tuple[str, ...] = tuple(step["method"] for step in remaining_steps)
+    def __init__(self, pending_steps: tuple[SandboxStepSpec, ...]) -> None:
+        self._set_pending_steps(pending_steps)
+        self.pending_methods: tuple[str, ...] = tuple(step["method"] for step in pending_steps)
         super().__init__(
-            f"{len(remaining_steps)} sandbox step(s) were never used: "
+            f"{self.remaining_steps} sandbox step(s) were never used: "
             f"{', '.join(self.pending_methods)}. The workflow ended before reaching them; "
             "remove them or find out why the workflow stopped early."
         )
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.remaining_steps,))

@@ -45,8 +45,8 @@ class ScriptedSandboxSession(BaseSandboxSession):
     """A sandbox session whose method results come from scripted steps, in one FIFO order.
 
     Pass it as ``RunConfig(sandbox={"session": sandbox})`` and manage it with
-    ``async with sandbox:``. Inspect ``calls``, ``remaining_steps``; finish a test with
-    ``assert_complete()``.
+    ``async with sandbox:``. Inspect ``calls``, ``remaining_steps`` and ``pending_steps``;
+    finish a test with ``assert_complete()``.
     """
 
     def __init__(
@@ -85,8 +85,17 @@ class ScriptedSandboxSession(BaseSandboxSession):
         )
 
     @property
-    def remaining_steps(self) -> tuple[SandboxStepSpec, ...]:
-        """The steps not yet consumed, in script order."""
+    def remaining_steps(self) -> int:
+        """How many scripted steps are not yet consumed."""
+        return len(self._script)
+
+    @property
+    def pending_steps(self) -> tuple[SandboxStepSpec, ...]:
+        """The steps not yet consumed, in script order, as step dicts built on each access.
+
+        Changing a returned dict or its result changes nothing in the script; responders,
+        matchers and error objects are the ones the test scripted.
+        """
         return tuple(step.spec() for step in self._script)
 
     def assert_complete(self) -> None:
@@ -130,7 +139,7 @@ class ScriptedSandboxSession(BaseSandboxSession):
             expected = None if head is None else head.method
             self._fail(
                 UnexpectedSandboxCall(
-                    copy_call(call, shared), call.call_index, expected, self.remaining_steps
+                    copy_call(call, shared), call.call_index, expected, self.pending_steps
                 )
             )
         if head.match is not None:

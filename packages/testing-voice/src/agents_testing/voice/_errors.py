@@ -116,15 +116,17 @@ class UnexpectedVoiceCall(VoiceScriptError, UnexpectedCallError):
 class UnconsumedVoiceSteps(VoiceScriptError, UnconsumedStepsError):
     """``assert_complete()`` found scripted voice steps that were never used.
 
-    ``remaining_steps`` is how many are left; ``pending`` says, in script order,
+    ``remaining_steps`` is how many are left; ``pending_steps`` says, in script order,
     what each was scripted for.
     """
 
-    def __init__(self, pending: tuple[VoiceStepKind, ...]) -> None:
-        self.remaining_steps = len(pending)
-        self.pending = pending
+    remaining_steps: int
+    pending_steps: tuple[VoiceStepKind, ...]
+
+    def __init__(self, pending_steps: tuple[VoiceStepKind, ...]) -> None:
+        self._set_pending_steps(pending_steps)
         counts: dict[str, int] = {}
-        for kind in pending:
+        for kind in pending_steps:
             counts[kind] = counts.get(kind, 0) + 1
         summary = ", ".join(f"{count} {kind}" for kind, count in counts.items())
         super().__init__(

@@ -63,8 +63,13 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
         return self._close_calls
 
     @property
-    def remaining_turns(self) -> tuple[TranscriptionTurn, ...]:
-        """The turns not yielded yet, in script order."""
+    def remaining_turns(self) -> int:
+        """How many scripted turns have not been yielded yet."""
+        return len(self._turns)
+
+    @property
+    def pending_turns(self) -> tuple[TranscriptionTurn, ...]:
+        """The turns not yielded yet, in script order (strings, or the exceptions to raise)."""
         return self._turns.pending()
 
     async def transcribe_turns(self) -> AsyncIterator[str]:
