@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from agents import Agent, RunConfig
-from agents.testing import ScriptedModel, assistant_message
+from agents.testing import ModelStep, ScriptedModel, assistant_message
 from agents.tracing import TracingProcessor, get_trace_provider, set_trace_provider
 from agents.tracing.provider import DefaultTraceProvider
 from agents.tracing.span_data import GenerationSpanData
@@ -112,3 +112,22 @@ async def test_no_generation_spans_without_emit_traces(
 
     assert generations(recorder) == []
     assert recorder.spans, "the run itself was traced"
+
+
+@pytest.mark.asyncio
+async def test_a_scripted_error_marks_its_generation_span(
+    recorder: Recorder, run: Any, streamed: bool
+) -> None:
+    model = ScriptedModel([ModelStep.raise_error(RuntimeError("down"))], emit_traces=True)
+
+    with pytest.raises(RuntimeError, match="down"):
+        await run(
+            Agent(name="Assistant", model=model),
+            "Hi",
+            streamed=streamed,
+            run_config=RunConfig(tracing_disabled=False),
+        )
+
+    (span,) = [span for span in recorder.spans if isinstance(span.span_data, GenerationSpanData)]
+    assert span.error is not None
+    assert "RuntimeError: down" in span.error["message"]

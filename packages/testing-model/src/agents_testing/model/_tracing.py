@@ -58,6 +58,9 @@ def generation_tracing(
     ) as span:
         try:
             yield _SpanHandle(span, include_data)
+        except GeneratorExit:
+            # The consumer stopped reading a stream early; that is not a model error.
+            raise
         except BaseException as error:
             span.set_error({"message": f"{type(error).__name__}: {error}", "data": None})
             raise
