@@ -181,3 +181,20 @@ async def test_history_of_a_tool_loop_is_intact_after_the_run(run: Any, streamed
     assert lengths == [1, 3, 5]
     assert [item.get("output") for item in model.calls[2].input[2::2]] == ["3", "7"]
     assert model.calls[0].input == [{"content": "go", "role": "user"}]
+
+
+@pytest.mark.asyncio
+async def test_rebuilt_items_are_recorded_as_passed_even_when_one_changed() -> None:
+    model = ScriptedModel([[assistant_message(str(n))] for n in range(3)])
+    first = [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}]
+
+    await _call(model, [dict(item) for item in first])
+    await _call(model, [dict(item) for item in first] + [{"role": "user", "content": "c"}])
+    changed = [{"role": "user", "content": "a"}, {"role": "assistant", "content": "B!"}]
+    await _call(model, changed)
+
+    assert [call.input for call in model.calls] == [
+        first,
+        [*first, {"role": "user", "content": "c"}],
+        changed,
+    ]
