@@ -7,8 +7,10 @@ also means the teardown check accepted the completed doubles.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 
+import agents
 import numpy as np
 import pytest
 from agents import Agent, RunConfig, Runner
@@ -44,8 +46,6 @@ from agents_testing.sandbox import ScriptedSandboxSession
 
 def _tracing_is_disabled() -> bool:
     # A disabled provider hands out no-op traces, whose export() is None.
-    import agents
-
     return agents.trace("probe").export() is None
 
 
@@ -64,11 +64,13 @@ async def test_scripted_model_runs_a_real_runner(
 
 
 @pytest.mark.asyncio
-async def test_scripted_model_takes_the_constructor_keywords(
+async def test_scripted_model_takes_the_constructor_arguments(
     scripted_model: Callable[..., ScriptedModel],
 ) -> None:
-    model = scripted_model()
+    model = scripted_model(steps=(), emit_traces=False, default_usage=None)
     model.enqueue([assistant_message("Added later.")])
+
+    assert inspect.signature(scripted_model) == inspect.signature(ScriptedModel)
 
     result = Runner.run_streamed(Agent(name="Streamer", model=model), "Hello")
     async for _ in result.stream_events():
