@@ -1,4 +1,4 @@
-"""The plugin section of the core README: every complete example runs and passes."""
+"""The READMEs' test examples (core plugin section and the root README) run and pass."""
 
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[2] / "packages" / "testing-core" / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "packages" / "testing-core" / "README.md"
 
 
-def _examples() -> list[str]:
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+def _examples(readme: Path = README) -> list[str]:
+    blocks = re.findall(r"```python\n(.*?)```", readme.read_text(encoding="utf-8"), re.S)
     # Whole test modules start with their imports; the rest are marker snippets.
     return [block for block in blocks if block.startswith("import")]
 
@@ -32,6 +33,16 @@ def test_every_fixture_has_a_readme_example() -> None:
 def test_the_readme_examples_pass(project: pytest.Pytester) -> None:
     examples = _examples()
     project.makepyfile(**{f"test_readme_{index}": source for index, source in enumerate(examples)})
+
+    result = project.runpytest("--agents-block-model-requests", "--strict-markers")
+
+    result.assert_outcomes(passed=len(examples))
+
+
+def test_the_root_readme_examples_pass(project: pytest.Pytester) -> None:
+    examples = _examples(ROOT / "README.md")
+    assert len(examples) == 2  # the first test, and the fixture example
+    project.makepyfile(**{f"test_root_{index}": source for index, source in enumerate(examples)})
 
     result = project.runpytest("--agents-block-model-requests", "--strict-markers")
 
