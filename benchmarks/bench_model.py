@@ -11,6 +11,9 @@ in one benchmark run, with three models:
   off (``AGENTS_TESTING_BRIDGE=0``), only where the installed SDK ships one, used
   purely through its documented public API.
 
+The floor prebuilds only what the measured mode consumes, so it holds nothing of its
+own after the run: what it holds then is what the SDK itself keeps.
+
 The runner's own cost dominates the wall time (and is itself quadratic in N), so the
 figures that matter are the time spent inside the model's methods (awaiting
 ``get_response``; creating the ``stream_response`` iterator and each step of it) and
@@ -20,8 +23,9 @@ runs, so tracing allocations does not distort the timings. Each model runs in it
 worker process.
 
 Run: ``uv run --no-sync python benchmarks/bench_model.py [--quick] [--sizes 50,100]``.
-The full run takes about three minutes on an idle two-core machine, almost all of it
-in the ``tracemalloc`` runs at N = 400; ``--quick`` (N = 50 and 200) takes well under one.
+The full run takes about four minutes on an idle two-core machine, most of it in the
+runs at N = 400 (``tracemalloc`` slows a run about fivefold); ``--quick`` (N = 50 and
+200) takes about one.
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ LIMIT = 0.25
 # -- worker side ------------------------------------------------------------------------
 
 
-def _floor_model(turns: int) -> Any:
+def _floor_model(turns: int, mode: str) -> Any:
     from agents import ModelResponse, Usage
     from openai.types.responses import (
         Response,
@@ -126,12 +130,14 @@ def _floor_model(turns: int) -> Any:
             ),
         ]
 
-    responses = [
-        ModelResponse(output=[item], usage=Usage(requests=1), response_id=f"resp_{i}")
-        for i, item in enumerate(outputs)
-    ]
-    streams = [events(i, item) for i, item in enumerate(outputs)]
-    return _floor_class()(responses, streams)
+    # Only what the mode consumes, so that nothing is left in the floor after the run.
+    if mode == "run":
+        responses = [
+            ModelResponse(output=[item], usage=Usage(requests=1), response_id=f"resp_{i}")
+            for i, item in enumerate(outputs)
+        ]
+        return _floor_class()(responses, [])
+    return _floor_class()([], [events(i, item) for i, item in enumerate(outputs)])
 
 
 def _floor_class() -> type[Any]:
@@ -171,8 +177,8 @@ def _scripted_model(kind: str, turns: int) -> Any:
     return testing.ScriptedModel(steps)
 
 
-def _make_model(kind: str, turns: int) -> Any:
-    return _floor_model(turns) if kind == "floor" else _scripted_model(kind, turns)
+def _make_model(kind: str, turns: int, mode: str) -> Any:
+    return _floor_model(turns, mode) if kind == "floor" else _scripted_model(kind, turns)
 
 
 _cpu = time.thread_time
@@ -251,7 +257,7 @@ async def _run_loop(model: Any, turns: int, mode: str) -> None:
 
 
 def _measure_time(kind: str, turns: int, mode: str) -> tuple[float, float]:
-    model = _make_model(kind, turns)
+    model = _make_model(kind, turns, mode)
     watch = _Stopwatch(model)
     gc.collect()
     # Cyclic collections would charge the runner's garbage to whichever code happens
@@ -271,7 +277,7 @@ def _measure_memory(kind: str, turns: int, mode: str) -> int:
     tracemalloc.start()
     gc.disable()  # as in the timed run; the collection below finds every cycle
     try:
-        model = _make_model(kind, turns)
+        model = _make_model(kind, turns, mode)
         asyncio.run(_run_loop(model, turns, mode))
     finally:
         gc.enable()
@@ -345,7 +351,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help=f"only N in {QUICK_SIZES}")
     parser.add_argument("--sizes", help="comma-separated N values, e.g. 50,100")
     parser.add_argument(
-        "--parallel", type=int, default=2, help="worker processes at a time (default 2)"
+        "--parallel", type=int, default=2, help="memory workers at a time (default 2)"
     )
     parser.add_argument("--worker", choices=KINDS, help=argparse.SUPPRESS)
     parser.add_argument("--metric", choices=("time", "memory"), help=argparse.SUPPRESS)
@@ -359,9 +365,17 @@ def main() -> None:
 
     from importlib.metadata import version
 
-    # Memory runs trace every allocation and take longest: start them first.
-    jobs = [(kind, "memory") for kind in KINDS] + [(kind, "time") for kind in KINDS]
-    results = _collect(jobs, sizes, max(1, options.parallel))
+    # Timing workers run one at a time, alone, so no other worker disturbs the CPU
+    # caches they measure; the memory workers (tracemalloc is slow) then share the cores.
+    timed = _collect([(kind, "time") for kind in KINDS], sizes, 1)
+    held = _collect([(kind, "memory") for kind in KINDS], sizes, max(1, options.parallel))
+    results = {
+        kind: {
+            key: {**timed[kind].get(key, {}), **held[kind].get(key, {})}
+            for key in timed[kind].keys() | held[kind].keys()
+        }
+        for kind in KINDS
+    }
     builtin = results["builtin"]
     print(f"openai-agents {version('openai-agents')}; N turns = N + 1 model calls")
     print("inside = seconds inside the model's methods; held = MB retained after the run")

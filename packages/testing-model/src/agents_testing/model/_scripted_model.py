@@ -187,12 +187,17 @@ class ScriptedModel(Model):
                 return
             response = self._model_response(step, exact, index)
             _require_lifecycle(response, queued.input_index)
-            for event in lifecycle_events(
-                response.response_id or "",
-                response.output,
-                response.usage,
-                response.request_id,
-            ):
+            # Built in one go, then handed out: the runner does a lot of work between
+            # two events, and building each one on demand would run on cold caches.
+            events = list(
+                lifecycle_events(
+                    response.response_id or "",
+                    response.output,
+                    response.usage,
+                    response.request_id,
+                )
+            )
+            for event in events:
                 yield event
             span.finish_response(response.output, response.usage)
 
