@@ -123,14 +123,16 @@ async def test_recorded_call_fields_cannot_be_reassigned() -> None:
 @pytest.mark.asyncio
 async def test_live_objects_keep_their_identity(run: Any, streamed: bool) -> None:
     specialist = Agent(name="Specialist", model=ScriptedModel())
+    to_specialist = handoff(specialist)
+    schema = AgentOutputSchema(Answer)
     model = ScriptedModel([[assistant_message('{"total": 3}')]])
     agent = Agent(
         name="Calculator",
         instructions="Add numbers.",
         model=model,
         tools=[add],
-        handoffs=[handoff(specialist)],
-        output_type=Answer,
+        handoffs=[to_specialist],
+        output_type=schema,
         model_settings=ModelSettings(temperature=0.25, max_tokens=50),
     )
 
@@ -139,13 +141,9 @@ async def test_live_objects_keep_their_identity(run: Any, streamed: bool) -> Non
     assert result.final_output == Answer(total=3)
     call = model.calls[0]
     assert call.tools[0] is add
-    assert len(call.handoffs) == 1
-    assert call.handoffs[0].agent_name == "Specialist"
-    assert call.handoffs[0] is call.handoffs[0]
-    assert call.handoffs[0] is model.calls[0].handoffs[0]
-    assert isinstance(call.output_schema, AgentOutputSchema)
-    assert call.output_schema is model.calls[0].output_schema
-    assert call.output_schema.output_type is Answer
+    assert call.handoffs == [to_specialist]
+    assert call.handoffs[0] is to_specialist
+    assert call.output_schema is schema
     assert call.tracing is ModelTracing.DISABLED
     assert call.system_instructions == "Add numbers."
     assert call.model_settings.temperature == 0.25

@@ -336,3 +336,25 @@ async def test_strict_stream_factory_yielding_a_non_event_is_rejected(run: Any) 
 
     assert raised.value.reason == "invalid_stream_events"
     assert raised.value.input_index == 1
+
+
+@pytest.mark.parametrize("kind", ["fixed", "factory"])
+@pytest.mark.asyncio
+async def test_strict_stream_step_serves_a_non_streamed_run_with_its_output(
+    kind: str, run: Any
+) -> None:
+    produced: list[ModelCall] = []
+
+    async def factory(call: ModelCall) -> AsyncIterator[Any]:
+        produced.append(call)
+        for event in _strict_events("streamed only"):
+            yield event
+
+    events: Any = _strict_events("streamed only") if kind == "fixed" else factory
+    model = ScriptedModel([ModelStep.stream(events, output=[assistant_message("from output")])])
+
+    result = await run(Agent(name="Assistant", model=model), "Hi", streamed=False)
+
+    assert result.final_output == "from output"
+    assert produced == []
+    model.assert_complete()

@@ -26,9 +26,11 @@ if TYPE_CHECKING:
 __all__ = [
     "ModelStep",
     "ModelStepSpec",
+    "QueuedStep",
     "Responder",
     "StepInput",
     "StreamEventsFactory",
+    "check_stream_event",
     "normalize_step",
 ]
 
