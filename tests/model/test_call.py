@@ -196,3 +196,21 @@ async def test_rebuilt_items_are_recorded_as_passed_even_when_one_changed() -> N
         [*first, {"role": "user", "content": "c"}],
         changed,
     ]
+
+
+@pytest.mark.asyncio
+async def test_conversation_id_and_prompt_are_recorded(run: Any, streamed: bool) -> None:
+    model = ScriptedModel([[assistant_message("ok")]])
+    agent = Agent(
+        name="Assistant",
+        model=model,
+        prompt={"id": "pmpt_1", "variables": {"tone": "brief"}},
+    )
+
+    await run(agent, "Hi", streamed=streamed, conversation_id="conv_1")
+
+    call = model.calls[0]
+    assert call.conversation_id == "conv_1"
+    assert call.prompt is not None
+    assert call.prompt["id"] == "pmpt_1"
+    assert call.prompt.get("variables") == {"tone": "brief"}
