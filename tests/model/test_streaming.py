@@ -358,3 +358,19 @@ async def test_strict_stream_step_serves_a_non_streamed_run_with_its_output(
     assert result.final_output == "from output"
     assert produced == []
     model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_responder_may_choose_a_strict_stream_for_a_streamed_call(run: Any) -> None:
+    def responder(call: ModelCall) -> Any:
+        if call.streamed:
+            return ModelStep.stream(_strict_events("strict for streams"))
+        return [assistant_message("plain")]
+
+    model = ScriptedModel([ModelStep.respond(responder)])
+
+    streamed = await run(Agent(name="Assistant", model=model), "Hi", streamed=True)
+
+    raw = [event.data for event in streamed.events if isinstance(event, RawResponsesStreamEvent)]
+    assert raw == _strict_events("strict for streams")
+    assert streamed.final_output == "strict for streams"
