@@ -7,15 +7,20 @@ normalized events or raises an error. Also importable as ``agents.realtime.testi
 
 from __future__ import annotations
 
-from ._connect import RealtimeConnectCall
-from ._errors import (
-    InvalidRealtimeStep,
-    RealtimeScriptError,
-    UnconsumedRealtimeSteps,
-    UnexpectedRealtimeSend,
-)
-from ._model import ScriptedRealtimeModel
-from ._step import RealtimeExpectation, RealtimeStep
+from typing import TYPE_CHECKING
+
+from agents_testing.core._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ._connect import RealtimeConnectCall
+    from ._errors import (
+        InvalidRealtimeStep,
+        RealtimeScriptError,
+        UnconsumedRealtimeSteps,
+        UnexpectedRealtimeSend,
+    )
+    from ._model import ScriptedRealtimeModel
+    from ._step import RealtimeExpectation, RealtimeStep
 
 __all__ = [
     "InvalidRealtimeStep",
@@ -27,3 +32,21 @@ __all__ = [
     "UnconsumedRealtimeSteps",
     "UnexpectedRealtimeSend",
 ]
+
+# Names are imported on first use, so that loading the package (as a pytest plugin, for
+# one) does not import the SDK.
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        globals(),
+        {
+            "InvalidRealtimeStep": "._errors",
+            "RealtimeConnectCall": "._connect",
+            "RealtimeExpectation": "._step",
+            "RealtimeScriptError": "._errors",
+            "RealtimeStep": "._step",
+            "ScriptedRealtimeModel": "._model",
+            "UnconsumedRealtimeSteps": "._errors",
+            "UnexpectedRealtimeSend": "._errors",
+        },
+    )

@@ -7,16 +7,21 @@ container, local process or remote provider.
 
 from __future__ import annotations
 
-from ._call import SandboxCall
-from ._errors import (
-    InvalidSandboxStep,
-    SandboxCallMatcherError,
-    SandboxScriptError,
-    UnconsumedSandboxSteps,
-    UnexpectedSandboxCall,
-)
-from ._session import ScriptedSandboxSession, scripted_sandbox_session
-from ._steps import SandboxStepSpec
+from typing import TYPE_CHECKING
+
+from agents_testing.core._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ._call import SandboxCall
+    from ._errors import (
+        InvalidSandboxStep,
+        SandboxCallMatcherError,
+        SandboxScriptError,
+        UnconsumedSandboxSteps,
+        UnexpectedSandboxCall,
+    )
+    from ._session import ScriptedSandboxSession, scripted_sandbox_session
+    from ._steps import SandboxStepSpec
 
 __all__ = [
     "InvalidSandboxStep",
@@ -29,3 +34,22 @@ __all__ = [
     "UnexpectedSandboxCall",
     "scripted_sandbox_session",
 ]
+
+# Names are imported on first use, so that loading the package (as a pytest plugin, for
+# one) does not import the SDK.
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        globals(),
+        {
+            "InvalidSandboxStep": "._errors",
+            "SandboxCall": "._call",
+            "SandboxCallMatcherError": "._errors",
+            "SandboxScriptError": "._errors",
+            "SandboxStepSpec": "._steps",
+            "ScriptedSandboxSession": "._session",
+            "UnconsumedSandboxSteps": "._errors",
+            "UnexpectedSandboxCall": "._errors",
+            "scripted_sandbox_session": "._session",
+        },
+    )

@@ -5,20 +5,25 @@ Also importable as ``agents.voice.testing`` through the agents-testing import br
 
 from __future__ import annotations
 
-from ._audio import pcm16_samples
-from ._errors import (
-    InvalidVoiceStep,
-    InvalidVoiceStepReason,
-    UnconsumedVoiceSteps,
-    UnexpectedVoiceCall,
-    VoiceOperation,
-    VoiceScriptError,
-    VoiceStepKind,
-)
-from ._session import ScriptedTranscriptionSession, TranscriptionTurn
-from ._stt import ScriptedSTTModel, SessionSpec, STTCall, STTSessionCall, TranscriptionSpec
-from ._tts import ScriptedTTSModel, TTSCall, TTSResult, TTSResultSpec
-from ._workflow import ScriptedVoiceWorkflow, WorkflowResultSpec
+from typing import TYPE_CHECKING
+
+from agents_testing.core._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ._audio import pcm16_samples
+    from ._errors import (
+        InvalidVoiceStep,
+        InvalidVoiceStepReason,
+        UnconsumedVoiceSteps,
+        UnexpectedVoiceCall,
+        VoiceOperation,
+        VoiceScriptError,
+        VoiceStepKind,
+    )
+    from ._session import ScriptedTranscriptionSession, TranscriptionTurn
+    from ._stt import ScriptedSTTModel, SessionSpec, STTCall, STTSessionCall, TranscriptionSpec
+    from ._tts import ScriptedTTSModel, TTSCall, TTSResult, TTSResultSpec
+    from ._workflow import ScriptedVoiceWorkflow, WorkflowResultSpec
 
 __all__ = [
     "InvalidVoiceStep",
@@ -43,3 +48,34 @@ __all__ = [
     "WorkflowResultSpec",
     "pcm16_samples",
 ]
+
+# Names are imported on first use, so that loading the package (as a pytest plugin, for
+# one) does not import the SDK.
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        globals(),
+        {
+            "InvalidVoiceStep": "._errors",
+            "InvalidVoiceStepReason": "._errors",
+            "STTCall": "._stt",
+            "STTSessionCall": "._stt",
+            "ScriptedSTTModel": "._stt",
+            "ScriptedTTSModel": "._tts",
+            "ScriptedTranscriptionSession": "._session",
+            "ScriptedVoiceWorkflow": "._workflow",
+            "SessionSpec": "._stt",
+            "TTSCall": "._tts",
+            "TTSResult": "._tts",
+            "TTSResultSpec": "._tts",
+            "TranscriptionSpec": "._stt",
+            "TranscriptionTurn": "._session",
+            "UnconsumedVoiceSteps": "._errors",
+            "UnexpectedVoiceCall": "._errors",
+            "VoiceOperation": "._errors",
+            "VoiceScriptError": "._errors",
+            "VoiceStepKind": "._errors",
+            "WorkflowResultSpec": "._workflow",
+            "pcm16_samples": "._audio",
+        },
+    )
