@@ -73,6 +73,11 @@ def test_wheels_carry_the_bridge_and_typing_markers(wheels: dict[str, Path]) -> 
     core = zipfile.ZipFile(wheels["core"]).namelist()
     assert "agents-testing-bridge.pth" in core
     assert "_agents_testing_bridge.py" in core
+    # The partial stub package that types the bridged names (PEP 561).
+    with zipfile.ZipFile(wheels["core"]) as archive:
+        assert archive.read("agents-stubs/py.typed").decode() == "partial\n"
+    for stub in ("testing/__init__", "testing/model", "realtime/testing", "voice/testing"):
+        assert f"agents-stubs/{stub}.pyi" in core
     for boundary, wheel in wheels.items():
         names = zipfile.ZipFile(wheel).namelist()
         assert f"agents_testing/{boundary}/py.typed" in names
