@@ -97,7 +97,7 @@ def test_finder_is_installed_at_start_up_without_importing_anything_heavy() -> N
 
     assert on[0] == "BridgeFinder"
     added = set(on[1]) - set(off)
-    assert added <= {"_agents_testing_bridge", "__future__"}
+    assert added == {"_agents_testing_bridge"}
     assert "agents" not in on[1]
     assert "importlib.metadata" not in on[1]
 
@@ -168,9 +168,17 @@ def test_finder_ignores_every_other_name() -> None:
 
 
 def test_symbol_table_matches_the_boundary_exports() -> None:
-    import _agents_testing_bridge as bridge
     import agents_testing.model
     import agents_testing.sandbox
+    from agents_testing.core import _bridge
 
-    assert bridge._BOUNDARY_SYMBOLS["model"] == frozenset(agents_testing.model.__all__)
-    assert bridge._BOUNDARY_SYMBOLS["sandbox"] == frozenset(agents_testing.sandbox.__all__)
+    assert _bridge._BOUNDARY_SYMBOLS["model"] == frozenset(agents_testing.model.__all__)
+    assert _bridge._BOUNDARY_SYMBOLS["sandbox"] == frozenset(agents_testing.sandbox.__all__)
+
+
+def test_start_up_names_match_the_boundary_table() -> None:
+    import _agents_testing_bridge as bridge
+    from agents_testing.core import _bridge
+
+    served = {name for _, names in _bridge.BOUNDARIES.values() for name in names}
+    assert served == bridge.BRIDGED_NAMES

@@ -2,84 +2,33 @@
 
 The SDK's ``agents`` is a regular package, so other distributions cannot add
 sub-modules to it. A ``.pth`` line installs :class:`BridgeFinder` at interpreter
-start-up; it answers only for the five bridged names and resolves each to the
-boundary packages registered under the ``agents_testing.boundaries`` entry-point
-group. Set ``AGENTS_TESTING_BRIDGE=0`` to turn it off.
+start-up; it answers only for the five bridged names and hands each to
+``agents_testing.core._bridge``, which resolves it against the boundary packages
+registered under the ``agents_testing.boundaries`` entry points. Set
+``AGENTS_TESTING_BRIDGE=0`` to turn it off.
 """
 
-# Don't import any costly modules here: this runs at every interpreter start-up.
-# Everything else is imported inside the methods that need it.
-from __future__ import annotations
-
+# Don't import any costly modules here: this runs at every interpreter start-up. Not
+# even ``__future__`` or ``typing``; annotations are strings and TYPE_CHECKING is ours.
 import os
 import sys
 
-# ``typing`` and ``importlib.abc`` cost milliseconds at start-up; mypy sees them, Python not.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from importlib.abc import Loader as _LoaderBase
     from importlib.machinery import ModuleSpec
     from types import ModuleType
-    from typing import Any
-else:
-    _LoaderBase = object
 
-__all__ = [
-    "BOUNDARIES",
-    "BRIDGED_NAMES",
-    "ENTRY_POINT_GROUP",
-    "BridgeFinder",
-    "MissingBoundaryError",
-    "enabled",
-    "install",
-    "uninstall",
-]
+__all__ = ["BRIDGED_NAMES", "BridgeFinder", "enabled", "install", "uninstall"]
 
-ENTRY_POINT_GROUP = "agents_testing.boundaries"
-
-# boundary -> (distribution to install, bridged module names it serves)
-BOUNDARIES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "model": ("agents-testing-model", ("agents.testing", "agents.testing.model")),
-    "sandbox": ("agents-testing-sandbox", ("agents.testing", "agents.testing.sandbox")),
-    "realtime": ("agents-testing-realtime", ("agents.realtime.testing",)),
-    "voice": ("agents-testing-voice", ("agents.voice.testing",)),
-}
-
-# The public names of each boundary, so that asking a bridged module for a name of
-# a boundary that is not installed can say which package to install.
-_BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
-    "model": frozenset(
-        {
-            "InvalidModelStep",
-            "ModelCall",
-            "ModelScriptError",
-            "ModelStep",
-            "ModelStepSpec",
-            "ScriptedModel",
-            "UnconsumedModelSteps",
-            "UnexpectedModelCall",
-            "assistant_message",
-            "function_call",
-        }
-    ),
-    "sandbox": frozenset(
-        {
-            "InvalidSandboxStep",
-            "SandboxCall",
-            "SandboxCallMatcherError",
-            "SandboxScriptError",
-            "SandboxStepSpec",
-            "ScriptedSandboxSession",
-            "UnconsumedSandboxSteps",
-            "UnexpectedSandboxCall",
-            "scripted_sandbox_session",
-        }
-    ),
-}
-
-BRIDGED_NAMES: frozenset[str] = frozenset(
-    name for _, names in BOUNDARIES.values() for name in names
+BRIDGED_NAMES = frozenset(
+    {
+        "agents.testing",
+        "agents.testing.model",
+        "agents.testing.sandbox",
+        "agents.realtime.testing",
+        "agents.voice.testing",
+    }
 )
 
 
@@ -89,110 +38,20 @@ def enabled() -> bool:
     return value not in ("0", "false", "no", "off")
 
 
-class MissingBoundaryError(ModuleNotFoundError):
-    """A bridged name belongs to a boundary package that is not installed."""
-
-    def __init__(self, requested: str, boundary: str) -> None:
-        package = BOUNDARIES[boundary][0]
-        self.requested = requested
-        self.boundary = boundary
-        self.package = package
-        super().__init__(
-            f"{requested} needs the {boundary} boundary, which is not installed. "
-            f"Install it with `pip install {package}` (or `uv add --dev {package}`). "
-            "Set AGENTS_TESTING_BRIDGE=0 to use the SDK's own testing modules instead.",
-            name=package,
-        )
-
-
-def _installed_boundaries() -> dict[str, str]:
-    """Map each installed boundary to the module that implements it."""
-    from importlib.metadata import entry_points
-
-    found: dict[str, str] = {}
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        if point.name in BOUNDARIES:
-            found.setdefault(point.name, point.value)
-    return found
-
-
-class _Loader(_LoaderBase):
-    """Loads a bridged name as the boundary module itself, or as the union of several."""
-
-    def __init__(self, fullname: str, modules: dict[str, str]) -> None:
-        self.fullname = fullname
-        self.modules = modules  # boundary -> module name, only those installed
-        self._own_spec: ModuleSpec | None = None
-
-    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
-        import importlib
-        import types
-
-        wanted = [b for b, (_, names) in BOUNDARIES.items() if spec.name in names]
-        if len(wanted) == 1:
-            boundary = wanted[0]
-            if boundary not in self.modules:
-                raise MissingBoundaryError(spec.name, boundary)
-            # The very module object, so classes keep one identity under both names.
-            module = importlib.import_module(self.modules[boundary])
-            self._own_spec = module.__spec__
-            return module
-
-        if not any(b in self.modules for b in wanted):
-            raise MissingBoundaryError(spec.name, wanted[0])
-        union = types.ModuleType(spec.name, "Union of the installed agents-testing boundaries.")
-        exported: list[str] = []
-        for boundary in wanted:
-            if boundary not in self.modules:
-                continue
-            member = importlib.import_module(self.modules[boundary])
-            names: Sequence[str] = getattr(member, "__all__", ())
-            for name in names:
-                setattr(union, name, getattr(member, name))
-            exported.extend(names)
-        missing = {
-            b: _BOUNDARY_SYMBOLS.get(b, frozenset()) for b in wanted if b not in self.modules
-        }
-        union.__all__ = sorted(set(exported))  # type: ignore[attr-defined]
-        union.__path__ = []
-        union.__getattr__ = _missing_attr(spec.name, missing)  # type: ignore[method-assign]
-        return union
-
-    def exec_module(self, module: ModuleType) -> None:
-        # The import system stamps our spec on whatever create_module returned; an
-        # aliased boundary module keeps its own, so its origin stays truthful.
-        if self._own_spec is not None:
-            module.__spec__ = self._own_spec
-
-
-def _missing_attr(module_name: str, missing: dict[str, frozenset[str]]) -> Any:
-    def __getattr__(name: str) -> Any:
-        for boundary, symbols in missing.items():
-            if name in symbols:
-                raise MissingBoundaryError(f"{module_name}.{name}", boundary)
-        raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
-
-    return __getattr__
-
-
 class BridgeFinder:
     """Meta-path finder that answers only for the bridged names; ``None`` for all others."""
 
     def find_spec(
         self,
-        fullname: str,
-        path: Sequence[str] | None = None,
-        target: ModuleType | None = None,
-    ) -> ModuleSpec | None:
+        fullname: "str",
+        path: "Sequence[str] | None" = None,
+        target: "ModuleType | None" = None,
+    ) -> "ModuleSpec | None":
         if fullname not in BRIDGED_NAMES:
             return None
-        from importlib.machinery import ModuleSpec
+        from agents_testing.core._bridge import bridged_spec
 
-        installed = _installed_boundaries()
-        is_package = fullname == "agents.testing"
-        spec = ModuleSpec(fullname, _Loader(fullname, installed), is_package=is_package)
-        spec.origin = __file__
-        return spec
+        return bridged_spec(fullname)
 
     def invalidate_caches(self) -> None:
         return None

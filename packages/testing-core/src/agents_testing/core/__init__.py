@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ._bridge import MissingBoundaryError
 from ._errors import (
     AgentsTestingError,
     InvalidStepError,
@@ -17,6 +18,7 @@ __all__ = [
     "AgentsTestingError",
     "Entry",
     "InvalidStepError",
+    "MissingBoundaryError",
     "ModelRequestBlocked",
     "SnapshotCache",
     "StepScript",
