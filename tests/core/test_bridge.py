@@ -182,3 +182,21 @@ def test_start_up_names_match_the_boundary_table() -> None:
 
     served = {name for _, names in _bridge.BOUNDARIES.values() for name in names}
     assert served == bridge.BRIDGED_NAMES
+
+
+def test_agents_testing_imports_each_boundary_only_when_its_names_are_used() -> None:
+    state = _run(
+        """
+import json, sys
+import agents.testing
+def loaded(prefix):
+    return any(name.startswith(prefix) for name in sys.modules)
+before = [loaded("agents_testing.model._"), loaded("agents_testing.sandbox._")]
+from agents.testing import ScriptedModel
+after_model = [loaded("agents_testing.model._"), loaded("agents_testing.sandbox._")]
+listed = "scripted_sandbox_session" in dir(agents.testing)
+print(json.dumps([before, after_model, listed]))
+"""
+    )
+
+    assert state == [[False, False], [True, False], True]

@@ -109,21 +109,21 @@ class _Loader(Loader):
         if not any(b in self.modules for b in wanted):
             raise MissingBoundaryError(spec.name, wanted[0])
         union = ModuleType(spec.name, "Union of the installed agents-testing boundaries.")
-        exported: list[str] = []
+        # Each name is fetched from its package on first use: the boundary packages
+        # import their SDK parts lazily, and the union keeps it that way.
+        owners: dict[str, ModuleType] = {}
         for boundary in wanted:
-            if boundary not in self.modules:
-                continue
-            member = importlib.import_module(self.modules[boundary])
-            names: Sequence[str] = getattr(member, "__all__", ())
-            for name in names:
-                setattr(union, name, getattr(member, name))
-            exported.extend(names)
+            if boundary in self.modules:
+                member = importlib.import_module(self.modules[boundary])
+                names: Sequence[str] = getattr(member, "__all__", ())
+                owners.update(dict.fromkeys(names, member))
         missing = {
             b: _BOUNDARY_SYMBOLS.get(b, frozenset()) for b in wanted if b not in self.modules
         }
-        union.__all__ = sorted(set(exported))  # type: ignore[attr-defined]
+        union.__all__ = sorted(owners)  # type: ignore[attr-defined]
         union.__path__ = []
-        union.__getattr__ = _missing_attr(spec.name, missing)  # type: ignore[method-assign]
+        union.__getattr__ = _union_attr(union, owners, missing)  # type: ignore[method-assign]
+        union.__dir__ = lambda: sorted(set(vars(union)) | set(owners))  # type: ignore[method-assign]
         return union
 
     def exec_module(self, module: ModuleType) -> None:
@@ -133,12 +133,19 @@ class _Loader(Loader):
             module.__spec__ = self._own_spec
 
 
-def _missing_attr(module_name: str, missing: dict[str, frozenset[str]]) -> Any:
+def _union_attr(
+    union: ModuleType, owners: dict[str, ModuleType], missing: dict[str, frozenset[str]]
+) -> Any:
     def __getattr__(name: str) -> Any:
+        owner = owners.get(name)
+        if owner is not None:
+            value = getattr(owner, name)
+            setattr(union, name, value)  # the very object, cached for later lookups
+            return value
         for boundary, symbols in missing.items():
             if name in symbols:
-                raise MissingBoundaryError(f"{module_name}.{name}", boundary)
-        raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
+                raise MissingBoundaryError(f"{union.__name__}.{name}", boundary)
+        raise AttributeError(f"module {union.__name__!r} has no attribute {name!r}")
 
     return __getattr__
 
