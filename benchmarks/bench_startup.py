@@ -30,6 +30,10 @@ FIRST_IMPORT = (
     "import time; import agents; t = time.perf_counter(); import agents.testing; "
     "print(time.perf_counter() - t)"
 )
+FIRST_MODEL = (
+    "import time; import agents; t = time.perf_counter(); "
+    "from agents.testing import ScriptedModel; print(time.perf_counter() - t)"
+)
 
 
 def _env(bridge: str | None) -> dict[str, str]:
@@ -117,12 +121,14 @@ def main() -> None:
             absent.append(_wall(python, "pass", _env(None)))
         pth.write_text(kept)
 
-        ours, builtin = [], []
+        ours, builtin, ours_model, builtin_model = [], [], [], []
         has_builtin = (Path(purelib) / "agents" / "testing").is_dir()
         for _ in range(max(5, args.runs // 4)):
             ours.append(_inner(python, FIRST_IMPORT, _env(None)))
+            ours_model.append(_inner(python, FIRST_MODEL, _env(None)))
             if has_builtin:
                 builtin.append(_inner(python, FIRST_IMPORT, _env("0")))
+                builtin_model.append(_inner(python, FIRST_MODEL, _env("0")))
         import_agents = [
             _inner(
                 python,
@@ -150,6 +156,13 @@ def main() -> None:
         )
     else:
         print("  SDK built-in            (this SDK release has none)")
+    print("first `from agents.testing import ScriptedModel` after `import agents`, median:")
+    print(f"  ours (bridge on)        {med(ours_model) * 1e3:7.2f} ms")
+    if builtin_model:
+        print(
+            f"  SDK built-in (bridge 0) {med(builtin_model) * 1e3:7.2f} ms   "
+            f"ours/built-in {med(ours_model) / med(builtin_model):.2f}x"
+        )
 
 
 if __name__ == "__main__":
