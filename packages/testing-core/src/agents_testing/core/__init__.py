@@ -13,6 +13,7 @@ from ._errors import (
 )
 from ._script import Entry, StepScript
 from ._snapshot import SnapshotCache, detach, readonly
+from ._values import exception_problem, safe_repr
 
 __all__ = [
     "AgentsTestingError",
@@ -25,6 +26,8 @@ __all__ = [
     "UnconsumedStepsError",
     "UnexpectedCallError",
     "detach",
+    "exception_problem",
     "ordinal",
     "readonly",
+    "safe_repr",
 ]
