@@ -118,5 +118,34 @@ async def test_call_indices_count_every_call_from_zero() -> None:
         (1, "write"),
         (2, "read"),
     ]
-    assert calls[1].args == (Path("a/b"), b"text")
-    assert sandbox.calls == calls
+    assert calls[1].args[0] == Path("a/b")
+    assert calls[1].args[1].getvalue() == "text"
+    assert [call.call_index for call in sandbox.calls] == [0, 1, 2]
+
+
+@pytest.mark.parametrize(
+    ("stream", "content"),
+    [(io.BytesIO(b"header|body"), b"header|body"), (io.StringIO("header|body"), "header|body")],
+    ids=["BytesIO", "StringIO"],
+)
+@pytest.mark.asyncio
+async def test_a_stream_argument_is_recorded_with_its_type_content_and_position(
+    stream: io.BytesIO | io.StringIO, content: bytes | str
+) -> None:
+    sandbox = scripted_sandbox_session([{"method": "write"}])
+    stream.seek(7)
+    async with sandbox:
+        await sandbox.write(Path("a.txt"), stream)
+
+    # Capturing it neither read from the caller's stream nor moved it.
+    assert stream.tell() == 7
+    stream.seek(0)
+    stream.truncate()
+    first = sandbox.calls[0].args[1]
+    second = sandbox.calls[0].args[1]
+    assert type(first) is type(stream)
+    assert first is not second
+    assert (first.tell(), first.read()) == (7, content[7:])
+    first.truncate(0)
+    assert (second.tell(), second.getvalue()) == (7, content)
+    sandbox.assert_complete()

@@ -26,7 +26,12 @@ from openai.types.responses import ResponseCustomToolCall
 
 from agents_testing.core import compat
 from agents_testing.model import ScriptedModel, assistant_message, function_call
-from agents_testing.sandbox import SandboxCall, UnexpectedSandboxCall, scripted_sandbox_session
+from agents_testing.sandbox import (
+    InvalidSandboxArgument,
+    SandboxCall,
+    UnexpectedSandboxCall,
+    scripted_sandbox_session,
+)
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
 
@@ -169,7 +174,7 @@ async def test_mkdir_and_write_answer_an_apply_patch_create(
     mkdir, write = sandbox.calls
     assert (str(mkdir.args[0]), mkdir.kwargs["parents"]) == ("/workspace", True)
     assert str(write.args[0]) == "/workspace/notes.md"
-    assert write.args[1] == b"hello"
+    assert write.args[1].getvalue() == b"hello"
     sandbox.assert_complete()
 
 
@@ -232,7 +237,7 @@ async def test_same_file_and_mv_answer_an_apply_patch_rename(
     assert "Moved notes.md to Notes.md" in tool_outputs(model)[0]
     methods = [call.method for call in sandbox.calls]
     assert methods == ["read", "same_file", "mkdir", "write", "mv", "same_file", "mv"]
-    assert sandbox.calls[3].args[1] == b"Title\n"
+    assert sandbox.calls[3].args[1].getvalue() == b"Title\n"
     last_mv = sandbox.calls[6]
     assert [str(path) for path in last_mv.args] == ["/workspace/notes.md", "/workspace/Notes.md"]
     sandbox.assert_complete()
@@ -402,9 +407,19 @@ async def test_the_manifest_describes_the_workspace_without_consuming_steps(
     sandbox.assert_complete()
 
 
-def test_a_manifest_must_be_a_manifest() -> None:
-    with pytest.raises(TypeError, match=r"manifest must be an agents\.sandbox\.Manifest"):
-        scripted_sandbox_session(manifest={"root": "/srv"})  # type: ignore[arg-type]
+@pytest.mark.parametrize("manifest", [{"root": "/srv"}, True, "/srv"], ids=["dict", "bool", "str"])
+def test_a_manifest_must_be_a_manifest(manifest: Any) -> None:
+    with pytest.raises(InvalidSandboxArgument) as raised:
+        scripted_sandbox_session(manifest=manifest)
+    error = raised.value
+    assert (error.argument, error.expected, error.got, error.method) == (
+        "manifest",
+        "an agents.sandbox.Manifest or None",
+        type(manifest).__name__,
+        None,
+    )
+    assert isinstance(error, TypeError)
+    assert "argument 'manifest' must be an agents.sandbox.Manifest or None" in str(error)
 
 
 @pytest.mark.asyncio

@@ -66,7 +66,7 @@ def test_a_malformed_step_is_rejected_with_reason_index_and_method(
         1,
         method,
     )
-    assert str(raised.value).startswith("Sandbox step 2")
+    assert str(raised.value).startswith("Sandbox step #2")
 
 
 def test_an_async_matcher_is_rejected() -> None:
@@ -139,7 +139,7 @@ async def test_static_results_are_snapshotted_when_the_script_is_built(
     assert "Process exited with code 0" in exec_output["output"]
     assert exec_output["output"].endswith("before\n")
     assert tool_outputs(model)[-1] == "Updated notes.md"
-    assert sandbox.calls[3].args[1] == b"Title\n"
+    assert sandbox.calls[3].args[1].getvalue() == b"Title\n"
     sandbox.assert_complete()
 
 
@@ -166,7 +166,7 @@ async def test_read_results_may_be_byte_or_text_streams(
         await run_sandbox(sandbox, model, [Filesystem()])
 
     assert tool_outputs(model) == ["Updated notes.md"]
-    assert sandbox.calls[2].args[1] == b"Title\n"
+    assert sandbox.calls[2].args[1].getvalue() == b"Title\n"
 
 
 @pytest.mark.asyncio

@@ -94,7 +94,7 @@ async def test_the_editor_reads_the_itinerary_then_patches_it(
     assert [call.method for call in sandbox.calls] == ["exec", "read", "mkdir", "write"]
     written_path, written = sandbox.calls[-1].args
     assert str(written_path).endswith(ITINERARY_FILE)
-    assert written == REVISED.encode()
+    assert written.getvalue() == REVISED.encode()
     shell, patch = tool_outputs(model)
     assert shell.endswith(ITINERARY)
     assert patch == f"Updated {ITINERARY_FILE}"

@@ -13,6 +13,7 @@ from agents_testing.core._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ._call import SandboxCall
+    from ._errors import InvalidSandboxArgument as InvalidSandboxArgument
     from ._errors import (
         InvalidSandboxStep,
         SandboxCallMatcherError,
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
         UnconsumedSandboxSteps,
         UnexpectedSandboxCall,
     )
+    from ._errors import SandboxMethodUnavailable as SandboxMethodUnavailable
     from ._session import ScriptedSandboxSession, scripted_sandbox_session
     from ._steps import SandboxStepSpec
 
@@ -35,6 +37,11 @@ __all__ = [
     "scripted_sandbox_session",
 ]
 
+# Also importable from here, but not (yet) part of ``__all__``: ``agents.testing`` serves
+# ``__all__``, and its list of sandbox names is kept with the import bridge. Both are
+# ``SandboxScriptError`` subclasses (and a ``TypeError`` / an ``AttributeError``), which is
+# how tests usually catch them.
+
 # Names are imported on first use, so that loading the package (as a pytest plugin, for
 # one) does not import the SDK.
 if not TYPE_CHECKING:
@@ -42,9 +49,11 @@ if not TYPE_CHECKING:
         __name__,
         globals(),
         {
+            "InvalidSandboxArgument": "._errors",
             "InvalidSandboxStep": "._errors",
             "SandboxCall": "._call",
             "SandboxCallMatcherError": "._errors",
+            "SandboxMethodUnavailable": "._errors",
             "SandboxScriptError": "._errors",
             "SandboxStepSpec": "._steps",
             "ScriptedSandboxSession": "._session",

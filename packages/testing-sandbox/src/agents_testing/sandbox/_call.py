@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -10,6 +9,15 @@ from types import MappingProxyType
 from typing import Any
 
 from agents_testing.core import detach
+
+from ._errors import InvalidSandboxArgument
+from ._streams import (
+    SUPPORTED_STREAMS,
+    StreamSnapshot,
+    is_stream,
+    snapshot_stream,
+    stream_problem,
+)
 
 __all__ = ["SandboxCall", "copy_call", "record_call"]
 
@@ -24,7 +32,8 @@ class SandboxCall:
     """One session method call: its 0-based ``call_index``, ``method``, positional ``args``
     and read-only keyword arguments ``kwargs`` (defaults filled in), all detached.
 
-    Stream arguments (the ``data`` of ``write``) are recorded as the bytes they held.
+    A stream argument (the ``data`` of ``write``) is captured with its content and
+    position; each copy of the call holds a fresh ``io.BytesIO`` / ``io.StringIO``.
     """
 
     call_index: int
@@ -47,43 +56,53 @@ def _is_immutable(value: object) -> bool:
     return type(value) in _IMMUTABLE or isinstance(value, PurePath)
 
 
-def _snapshot(value: Any) -> Any:
+def _snapshot(method: str, name: str, value: Any) -> Any:
     if _is_immutable(value):
         return value
-    if isinstance(value, io.IOBase):
-        return _drain(value)
+    if is_stream(value):
+        problem = stream_problem(value)
+        if problem is not None:
+            raise InvalidSandboxArgument(name, SUPPORTED_STREAMS, problem, method)
+        return snapshot_stream(value)
     return detach(value)
 
 
-def _drain(stream: io.IOBase) -> bytes:
-    """The remaining content of ``stream`` as bytes (text is UTF-8 encoded)."""
-    data = stream.read()
-    if isinstance(data, str):
-        return data.encode("utf-8")
-    return bytes(data) if data is not None else b""
+def _hand_out(value: Any) -> Any:
+    if isinstance(value, StreamSnapshot):
+        return value.fresh()
+    return detach(value)
 
 
 def record_call(
     call_index: int, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> tuple[SandboxCall, bool]:
-    """Snapshot a call; the flag says whether it holds only immutable values."""
+    """Snapshot a call; the flag says whether it holds only immutable values.
+
+    The record is private: hand it out through :func:`copy_call`. A stream argument that
+    cannot be captured raises ``InvalidSandboxArgument`` before anything is recorded.
+    """
     shared = all(_is_immutable(arg) for arg in args) and all(
         _is_immutable(value) for value in kwargs.values()
     )
     if shared:
         return SandboxCall(call_index, method, args, MappingProxyType(kwargs)), True
-    frozen_args = tuple(_snapshot(arg) for arg in args)
-    frozen_kwargs = {key: _snapshot(value) for key, value in kwargs.items()}
+    frozen_args = tuple(
+        _snapshot(method, f"args[{position}]", arg) for position, arg in enumerate(args)
+    )
+    frozen_kwargs = {key: _snapshot(method, key, value) for key, value in kwargs.items()}
     return SandboxCall(call_index, method, frozen_args, MappingProxyType(frozen_kwargs)), False
 
 
 def copy_call(call: SandboxCall, shared: bool) -> SandboxCall:
-    """A copy of a recorded call that shares no mutable state with the history."""
+    """A copy of a recorded call that shares no mutable state with the history.
+
+    Captured streams become fresh streams of the same type, content and position.
+    """
     if shared:
         return call
     return SandboxCall(
         call.call_index,
         call.method,
-        tuple(detach(arg) for arg in call.args),
-        MappingProxyType({key: detach(value) for key, value in call.kwargs.items()}),
+        tuple(_hand_out(arg) for arg in call.args),
+        MappingProxyType({key: _hand_out(value) for key, value in call.kwargs.items()}),
     )

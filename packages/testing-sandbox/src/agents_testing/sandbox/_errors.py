@@ -15,6 +15,7 @@ from agents_testing.core import (
     UnconsumedStepsError,
     UnexpectedCallError,
     ordinal,
+    safe_repr,
 )
 
 if TYPE_CHECKING:
@@ -22,9 +23,11 @@ if TYPE_CHECKING:
     from ._steps import SandboxStepSpec
 
 __all__ = [
+    "InvalidSandboxArgument",
     "InvalidSandboxStep",
     "InvalidSandboxStepReason",
     "SandboxCallMatcherError",
+    "SandboxMethodUnavailable",
     "SandboxScriptError",
     "UnconsumedSandboxSteps",
     "UnexpectedSandboxCall",
@@ -66,9 +69,9 @@ class InvalidSandboxStep(SandboxScriptError, InvalidStepError):
         self.input_index = input_index
         self.method = method
         self.detail = detail
-        named = f" ({method!r})" if method is not None else ""
+        named = f" ({safe_repr(method)})" if method is not None else ""
         super().__init__(
-            f"Sandbox step {ordinal(input_index)}{named} is invalid ({reason}): {detail}"
+            f"Sandbox step #{ordinal(input_index)}{named} is invalid ({reason}): {detail}"
         )
 
     def __reduce__(self) -> tuple[object, ...]:
@@ -101,18 +104,21 @@ class UnexpectedSandboxCall(SandboxScriptError, UnexpectedCallError):
         self.expected_method = expected_method
         self.pending_steps = pending_steps
         self.remaining_steps = len(pending_steps)
+        # Call arguments may hold secrets: the message names the method and number only;
+        # the arguments are on ``call``.
+        number = ordinal(call_index)
         if expected_method is None:
-            problem = "but the script has no steps left"
-            hint = "Add a step for this call, or find out why the workflow made it."
-        else:
-            problem = (
-                f"but the next step scripts {expected_method!r} "
-                f"({self.remaining_steps} step(s) pending)"
+            text = (
+                f"Unexpected sandbox {call.method} call #{number}; no sandbox steps remain. "
+                "Add a step for this call, or find out why the workflow made it."
             )
-            hint = "Reorder the steps to match the workflow, or fix the workflow."
-        super().__init__(
-            f"Sandbox call {ordinal(call_index)} was {call.method}{call.args!r} {problem}. {hint}"
-        )
+        else:
+            text = (
+                f"Unexpected sandbox {call.method} call #{number}; expected {expected_method}. "
+                f"{self.remaining_steps} step(s) pending: reorder the steps to match the "
+                "workflow, or fix the workflow."
+            )
+        super().__init__(text)
 
     def __reduce__(self) -> tuple[object, ...]:
         return (
@@ -122,11 +128,11 @@ class UnexpectedSandboxCall(SandboxScriptError, UnexpectedCallError):
 
 
 class SandboxCallMatcherError(SandboxScriptError, UnexpectedCallError):
-    """The pending step's ``match`` returned ``False`` for a call, or raised.
+    """The pending step's ``match`` returned ``False`` for a call.
 
     The step stays pending. ``call`` is the recorded call, ``call_index`` its 0-based
-    position in ``sandbox.calls`` and ``method`` the scripted method. When the matcher
-    raised, its exception is this error's ``__cause__``.
+    position in ``sandbox.calls`` and ``method`` the scripted method. (A matcher that
+    raises propagates its own exception instead, and also leaves the step pending.)
     """
 
     def __init__(self, call: SandboxCall, call_index: int, method: str) -> None:
@@ -134,9 +140,8 @@ class SandboxCallMatcherError(SandboxScriptError, UnexpectedCallError):
         self.call_index = call_index
         self.method = method
         super().__init__(
-            f"Sandbox call {ordinal(call_index)} ({method}{call.args!r}, "
-            f"kwargs={dict(call.kwargs)!r}) was rejected by the pending step's matcher. "
-            "Fix the matcher or the step order, or check what the workflow sent."
+            f"Sandbox matcher rejected {method} call #{ordinal(call_index)}. Fix the matcher "
+            "or the step order, or inspect the error's call to see what the workflow sent."
         )
 
     def __reduce__(self) -> tuple[object, ...]:
@@ -161,3 +166,54 @@ class UnconsumedSandboxSteps(SandboxScriptError, UnconsumedStepsError):
             f"{', '.join(self.pending_methods)}. The workflow ended before reaching them; "
             "remove them or find out why the workflow stopped early."
         )
+
+
+class InvalidSandboxArgument(SandboxScriptError, TypeError):
+    """An argument of the wrong type or state, given to the scripted session or one of its
+    methods; nothing was recorded or consumed.
+
+    ``argument`` names the argument, ``expected`` says what it must be and ``got`` what it
+    was; ``method`` is the session method that received it, or ``None`` for an argument of
+    ``scripted_sandbox_session()`` itself. It is also a ``TypeError``.
+    """
+
+    def __init__(self, argument: str, expected: str, got: str, method: str | None = None) -> None:
+        self.argument = argument
+        self.expected = expected
+        self.got = got
+        self.method = method
+        if method is None:
+            where = f"scripted_sandbox_session() argument {argument!r}"
+        else:
+            where = f"Sandbox {method} call argument {argument!r}"
+        super().__init__(f"{where} must be {expected}, got {got}.")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.argument, self.expected, self.got, self.method))
+
+
+class SandboxMethodUnavailable(SandboxScriptError, AttributeError):
+    """The session does not offer ``method``: no step scripts it, or the script cannot serve it.
+
+    Only scripted methods exist on a scripted session (the two PTY methods together, and
+    SDK operations built on a scripted method, such as ``read_bounded`` on ``read``), so
+    ``hasattr(sandbox, "read")`` is false without a ``read`` step; this error is what the
+    attribute lookup raises. It is also an ``AttributeError``. ``needed_method`` is the
+    step method that would offer it, or ``None`` when no step can.
+    """
+
+    def __init__(self, method: str, needed_method: str | None) -> None:
+        self.method = method
+        self.needed_method = needed_method
+        if needed_method is not None:
+            hint = (
+                f"no step scripts {needed_method}, so the session does not offer it; add a "
+                f"{{'method': {needed_method!r}, ...}} step"
+            )
+        else:
+            hint = "a scripted session cannot serve it; use a custom sandbox session"
+        super().__init__(f"'ScriptedSandboxSession' object has no attribute {method!r}: {hint}.")
+        self.name = method
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.method, self.needed_method))

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import inspect
 import io
+import types
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar, cast
 
 from agents.sandbox.files import FileEntry
 from agents.sandbox.manifest import Manifest
@@ -28,17 +29,66 @@ from agents_testing.core import StepScript
 
 from ._call import SandboxCall, copy_call, record_call
 from ._errors import (
+    InvalidSandboxArgument,
     InvalidSandboxStep,
     SandboxCallMatcherError,
+    SandboxMethodUnavailable,
     SandboxScriptError,
     UnconsumedSandboxSteps,
     UnexpectedSandboxCall,
 )
-from ._steps import PTY_METHODS, SandboxStepSpec, Step, build_steps, coerce_responded, fresh_result
+from ._results import coerce_responded, fresh_result
+from ._steps import PTY_METHODS, SandboxStepSpec, Step, build_steps
 
 __all__ = ["ScriptedSandboxSession", "scripted_sandbox_session"]
 
 _STATE_TYPE = "scripted"
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _Offered:
+    """A session method that exists on an instance only when that session offers it.
+
+    Attribute lookup raises ``SandboxMethodUnavailable`` (an ``AttributeError``) otherwise,
+    so ``hasattr`` is false and the SDK's own code meets a missing method, not a stub.
+    """
+
+    def __init__(self, function: Callable[..., Any], requires: str | None) -> None:
+        self._function = function
+        self._requires = requires
+        self._name = function.__name__
+        self.__doc__ = function.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        if instance is None:
+            return self._function
+        offered: frozenset[str] = getattr(instance, "_offered", frozenset())
+        if self._requires is None or self._requires not in offered:
+            raise SandboxMethodUnavailable(self._name, self._requires)
+        return types.MethodType(self._function, instance)
+
+
+def _scripted(function: F) -> F:
+    """Offer the method only when a step scripts it."""
+    return cast(F, _Offered(function, function.__name__))
+
+
+def _needs(method: str) -> Callable[[F], F]:
+    """Offer an SDK operation built on ``method`` only when ``method`` is offered."""
+
+    def decorate(function: F) -> F:
+        return cast(F, _Offered(function, method))
+
+    return decorate
+
+
+def _never(function: F) -> F:
+    """An operation the script cannot serve: the session never offers it."""
+    return cast(F, _Offered(function, None))
 
 
 class ScriptedSandboxSession(BaseSandboxSession):
@@ -46,8 +96,11 @@ class ScriptedSandboxSession(BaseSandboxSession):
 
     Pass it as ``RunConfig(sandbox={"session": sandbox})`` and manage it with
     ``async with sandbox:``. Inspect ``calls``, ``remaining_steps`` and ``pending_steps``;
-    finish a test with ``assert_complete()``.
+    finish a test with ``assert_complete()``. Only the methods the steps script exist on
+    it (``hasattr(sandbox, "read")`` is false without a ``read`` step).
     """
+
+    _offered: frozenset[str] = frozenset()
 
     def __init__(
         self,
@@ -56,15 +109,18 @@ class ScriptedSandboxSession(BaseSandboxSession):
         manifest: Manifest | None = None,
     ) -> None:
         if manifest is not None and not isinstance(manifest, Manifest):
-            raise TypeError(
-                f"manifest must be an agents.sandbox.Manifest or None, got "
-                f"{type(manifest).__name__}"
+            raise InvalidSandboxArgument(
+                "manifest", "an agents.sandbox.Manifest or None", type(manifest).__name__
             )
         built = build_steps(steps)
         self._script: StepScript[Step] = StepScript(built)
+        offered = {step.method for step in built}
         # Scripting either PTY method offers the interactive shell (exec_command on a PTY
         # plus write_stdin); the SDK asks the session through supports_pty().
-        self._pty = any(step.method in PTY_METHODS for step in built)
+        self._pty = not offered.isdisjoint(PTY_METHODS)
+        if self._pty:
+            offered |= PTY_METHODS
+        self._offered = frozenset(offered)
         self._calls: list[SandboxCall] = []
         self._shared: list[bool] = []
         self._violation: SandboxScriptError | None = None
@@ -72,7 +128,19 @@ class ScriptedSandboxSession(BaseSandboxSession):
         self.state = SandboxSessionState(
             type=_STATE_TYPE,
             snapshot=NoopSnapshot(id=uuid.uuid4().hex),
-            manifest=manifest if manifest is not None else Manifest(),
+            # A copy: the runtime may change the session's manifest, the test's stays as it is.
+            manifest=manifest.model_copy(deep=True) if manifest is not None else Manifest(),
+        )
+
+    def __dir__(self) -> Iterable[str]:
+        return [name for name in super().__dir__() if name not in self._hidden()]
+
+    def _hidden(self) -> frozenset[str]:
+        cls = type(self)
+        return frozenset(
+            name
+            for name in dir(cls)
+            if isinstance(inspect.getattr_static(cls, name), _Offered) and not hasattr(self, name)
         )
 
     # --- inspection -----------------------------------------------------------------
@@ -114,7 +182,11 @@ class ScriptedSandboxSession(BaseSandboxSession):
 
     async def _answer(self, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         index = len(self._calls)
-        call, shared = record_call(index, method, args, kwargs)
+        try:
+            call, shared = record_call(index, method, args, kwargs)
+        except InvalidSandboxArgument as refused:
+            # Refused before anything is recorded or consumed.
+            self._fail(refused)
         self._calls.append(call)
         self._shared.append(shared)
         step = self._take(call, shared)
@@ -128,6 +200,8 @@ class ScriptedSandboxSession(BaseSandboxSession):
         value = step.value(copy_call(call, shared))
         if inspect.isawaitable(value):
             value = await value
+        # Checked before the value reaches the caller; the step was consumed when the call
+        # was taken, so concurrent calls keep the order in which they arrived.
         result, problem = coerce_responded(method, value)
         if problem is not None:
             self._fail(InvalidSandboxStep("invalid_outcome", step.input_index, method, problem))
@@ -143,18 +217,21 @@ class ScriptedSandboxSession(BaseSandboxSession):
                 )
             )
         if head.match is not None:
-            try:
-                verdict = head.match(copy_call(call, shared))
-            except Exception as error:
-                self._fail(self._rejected(call, shared, head), error)
+            # A matcher's own exception propagates as it is and leaves the step pending.
+            verdict = head.match(copy_call(call, shared))
             if inspect.isawaitable(verdict):
                 close = getattr(verdict, "close", None)
                 if callable(close):
-                    close()
+                    close()  # never awaited: closing it avoids a "never awaited" warning
                 self._fail(
-                    self._rejected(call, shared, head),
-                    TypeError("a matcher must return a value, not an awaitable"),
+                    InvalidSandboxStep(
+                        "invalid_matcher",
+                        head.input_index,
+                        head.method,
+                        "'match' returned an awaitable; a matcher must answer at once",
+                    )
                 )
+            # Only False rejects: any other value (None, 0, an array) accepts the call.
             if verdict is False:
                 self._fail(self._rejected(call, shared, head))
         self._script.take()
@@ -175,6 +252,7 @@ class ScriptedSandboxSession(BaseSandboxSession):
 
     # --- scriptable session operations ----------------------------------------------
 
+    @_scripted
     async def exec(
         self,
         *command: str | Path,
@@ -195,6 +273,7 @@ class ScriptedSandboxSession(BaseSandboxSession):
     def supports_pty(self) -> bool:
         return self._pty
 
+    @_scripted
     async def pty_exec_start(
         self,
         *command: str | Path,
@@ -216,6 +295,7 @@ class ScriptedSandboxSession(BaseSandboxSession):
         result: PtyExecUpdate = await self._answer("pty_exec_start", command, kwargs)
         return result
 
+    @_scripted
     async def pty_write_stdin(
         self,
         *,
@@ -233,32 +313,39 @@ class ScriptedSandboxSession(BaseSandboxSession):
         result: PtyExecUpdate = await self._answer("pty_write_stdin", (), kwargs)
         return result
 
+    @_scripted
     async def read(self, path: Path, *, user: str | User | None = None) -> io.IOBase:
         result: io.IOBase = await self._answer("read", (path,), {"user": user})
         return result
 
+    @_scripted
     async def write(self, path: Path, data: io.IOBase, *, user: str | User | None = None) -> None:
         await self._answer("write", (path, data), {"user": user})
 
+    @_scripted
     async def ls(self, path: Path | str, *, user: str | User | None = None) -> list[FileEntry]:
         result: list[FileEntry] = await self._answer("ls", (path,), {"user": user})
         return result
 
+    @_scripted
     async def rm(
         self, path: Path | str, *, recursive: bool = False, user: str | User | None = None
     ) -> None:
         await self._answer("rm", (path,), {"recursive": recursive, "user": user})
 
+    @_scripted
     async def mkdir(
         self, path: Path | str, *, parents: bool = False, user: str | User | None = None
     ) -> None:
         await self._answer("mkdir", (path,), {"parents": parents, "user": user})
 
+    @_scripted
     async def mv(
         self, source: Path | str, destination: Path | str, *, user: str | User | None = None
     ) -> None:
         await self._answer("mv", (source, destination), {"user": user})
 
+    @_scripted
     async def same_file(
         self,
         left: Path | str,
@@ -271,6 +358,7 @@ class ScriptedSandboxSession(BaseSandboxSession):
         result: bool = await self._answer("same_file", (left, right), kwargs)
         return result
 
+    @_scripted
     async def apply_patch(self, operations: Any, *, patch_format: Any = "v4a") -> str:
         result: str = await self._answer(
             "apply_patch", (operations,), {"patch_format": patch_format}
@@ -283,7 +371,7 @@ class ScriptedSandboxSession(BaseSandboxSession):
         self._running = True
 
     async def stop(self) -> None:
-        await self._before_stop()
+        return None
 
     async def shutdown(self) -> None:
         self._running = False
@@ -291,12 +379,40 @@ class ScriptedSandboxSession(BaseSandboxSession):
     async def running(self) -> bool:
         return self._running
 
+    async def _before_stop(self) -> None:
+        # Nothing runs behind a scripted PTY, so there is nothing to terminate.
+        return None
+
+    async def _before_shutdown(self) -> None:
+        return None
+
+    # --- operations the script cannot serve: never offered ----------------------------
+
+    @_never
+    async def pty_terminate_all(self) -> None:
+        return None
+
+    @_never
     async def persist_workspace(self) -> io.IOBase:
-        # There is no workspace to archive; an empty stream keeps snapshot code paths safe.
         return io.BytesIO()
 
+    @_never
     async def hydrate_workspace(self, data: io.IOBase) -> None:
         return None
+
+    @_never
+    async def extract(self, path: Path | str, data: io.IOBase, **options: Any) -> None:
+        # The SDK writes the archive through a temporary file, a live stream a script
+        # cannot capture.
+        return None
+
+    # --- SDK operations built on a scripted method -----------------------------------
+
+    if hasattr(BaseSandboxSession, "read_bounded"):
+
+        @_needs("read")
+        async def read_bounded(self, path: Path, *, max_bytes: int) -> bytes:
+            return await BaseSandboxSession.read_bounded(self, path, max_bytes=max_bytes)
 
     async def _apply_entry_batch(self, entries: Any, *, base_dir: Path) -> list[MaterializedFile]:
         # Manifest entries describe the workspace to the model; nothing is materialized.
