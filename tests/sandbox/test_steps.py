@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
 from agents import UserError
-from agents.sandbox import ExecResult
+from agents.sandbox import ExecResult, Manifest
 from agents.sandbox.capabilities import Filesystem, Shell
 from agents.sandbox.errors import ExecTransportError
 from openai.types.responses import ResponseCustomToolCall
@@ -263,4 +264,155 @@ async def test_a_raising_responder_fails_the_call_like_a_provider_failure(
             await run_sandbox(sandbox, _exec_model("make"), [Shell()])
 
     assert raised.value.__cause__ is failure
+    sandbox.assert_complete()
+
+
+def _two_arguments(call: SandboxCall, extra: object) -> ExecResult:
+    return OK
+
+
+def _no_arguments() -> ExecResult:
+    return OK
+
+
+def _generator(call: SandboxCall) -> Any:
+    yield OK
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "reason", "message"),
+    [
+        ("responder", UnicodeDecodeError, "invalid_outcome", "not the class UnicodeDecodeError"),
+        ("responder", ExecResult, "invalid_outcome", "not the class ExecResult"),
+        ("responder", _two_arguments, "invalid_outcome", "must accept one positional argument"),
+        ("responder", _no_arguments, "invalid_outcome", "must accept one positional argument"),
+        ("responder", _generator, "invalid_outcome", "not be a generator function"),
+        ("match", bool, "invalid_matcher", "not the class bool"),
+        ("match", _two_arguments, "invalid_matcher", "must accept one positional argument"),
+        ("match", _generator, "invalid_matcher", "not be a generator function"),
+    ],
+    ids=lambda value: value if isinstance(value, str) and " " not in value else None,
+)
+def test_a_matcher_or_responder_of_the_wrong_shape_is_refused_when_built(
+    key: str, value: Any, reason: str, message: str
+) -> None:
+    step: dict[str, Any] = {"method": "exec", key: value}
+    if key == "match":
+        step["result"] = OK
+    with pytest.raises(InvalidSandboxStep) as raised:
+        scripted_sandbox_session([VALID, step])
+    assert (raised.value.reason, raised.value.input_index) == (reason, 1)
+    assert message in str(raised.value)
+
+
+class Halt(BaseException):
+    """A BaseException that is not an Exception."""
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        KeyboardInterrupt(),
+        SystemExit,
+        asyncio.CancelledError(),
+        GeneratorExit,
+        Halt(),
+        StopIteration(),
+        StopIteration,
+    ],
+    ids=lambda error: error.__name__ if isinstance(error, type) else type(error).__name__,
+)
+def test_an_error_that_cannot_surface_as_a_provider_failure_is_refused(error: Any) -> None:
+    with pytest.raises(InvalidSandboxStep) as raised:
+        scripted_sandbox_session([{"method": "exec", "error": error}])
+    assert (raised.value.reason, raised.value.method) == ("invalid_outcome", "exec")
+    assert "'error':" in str(raised.value)
+
+
+@pytest.mark.asyncio
+async def test_a_responder_raising_a_base_exception_propagates_it_unchanged() -> None:
+    def interrupt(call: SandboxCall) -> ExecResult:
+        raise KeyboardInterrupt
+
+    sandbox = scripted_sandbox_session([{"method": "exec", "responder": interrupt}])
+    async with sandbox:
+        with pytest.raises(KeyboardInterrupt):
+            await sandbox.exec("a")
+
+
+class Verdict:
+    """A matcher result whose truth value cannot be taken (like a numpy array's)."""
+
+    def __bool__(self) -> bool:
+        raise ValueError("the truth value is ambiguous")
+
+
+@pytest.mark.asyncio
+async def test_only_false_rejects_a_call_whatever_the_matcher_returns(run_sandbox: Any) -> None:
+    sandbox = scripted_sandbox_session(
+        [
+            {"method": "exec", "match": lambda call: Verdict(), "result": OK},
+            {"method": "exec", "match": lambda call: "", "result": OK},
+        ]
+    )
+    async with sandbox:
+        await run_sandbox(sandbox, _exec_model("a", "b"), [Shell()])
+    sandbox.assert_complete()
+
+
+class HostileName(str):
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+    def __hash__(self) -> int:
+        raise RuntimeError("no hash")
+
+
+class HostileKey:
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        {"method": HostileName("cp"), "result": None},
+        {"method": "exec", "result": OK, HostileKey(): 1},
+        {"method": "exec", "result": OK, 10**5000: 1},
+    ],
+    ids=["method", "key", "huge-int-key"],
+)
+def test_messages_survive_values_whose_repr_fails(step: Any) -> None:
+    with pytest.raises(InvalidSandboxStep) as raised:
+        scripted_sandbox_session([step])
+    assert str(raised.value).startswith("Sandbox step #1")
+    assert len(str(raised.value)) < 600
+
+
+class BrokenMapping(Mapping[str, Any]):
+    def __getitem__(self, key: str) -> Any:
+        raise RuntimeError("broken")
+
+    def __iter__(self) -> Any:
+        return iter(["method"])
+
+    def __len__(self) -> int:
+        return 1
+
+
+def test_a_step_mapping_that_fails_to_read_is_invalid_input() -> None:
+    with pytest.raises(InvalidSandboxStep) as raised:
+        scripted_sandbox_session([BrokenMapping()])
+    assert (raised.value.reason, raised.value.input_index) == ("invalid_input", 0)
+    assert isinstance(raised.value.__cause__, RuntimeError)
+
+
+@pytest.mark.asyncio
+async def test_the_manifest_is_copied_when_the_script_is_built(run_sandbox: Any) -> None:
+    manifest = Manifest(root="/srv/app")
+    sandbox = scripted_sandbox_session([VALID], manifest=manifest)
+    manifest.root = "/changed"
+    async with sandbox:
+        await run_sandbox(sandbox, _exec_model("pwd"), [Shell()])
+    assert sandbox.state.manifest.root == "/srv/app"
     sandbox.assert_complete()

@@ -133,15 +133,8 @@ class ScriptedSandboxSession(BaseSandboxSession):
         )
 
     def __dir__(self) -> Iterable[str]:
-        return [name for name in super().__dir__() if name not in self._hidden()]
-
-    def _hidden(self) -> frozenset[str]:
-        cls = type(self)
-        return frozenset(
-            name
-            for name in dir(cls)
-            if isinstance(inspect.getattr_static(cls, name), _Offered) and not hasattr(self, name)
-        )
+        hidden = {name for name in _OPTIONAL_METHODS if not hasattr(self, name)}
+        return [name for name in super().__dir__() if name not in hidden]
 
     # --- inspection -----------------------------------------------------------------
 
@@ -417,6 +410,12 @@ class ScriptedSandboxSession(BaseSandboxSession):
     async def _apply_entry_batch(self, entries: Any, *, base_dir: Path) -> list[MaterializedFile]:
         # Manifest entries describe the workspace to the model; nothing is materialized.
         return []
+
+
+# The methods a session may or may not offer, for dir().
+_OPTIONAL_METHODS: frozenset[str] = frozenset(
+    name for name, value in vars(ScriptedSandboxSession).items() if isinstance(value, _Offered)
+)
 
 
 def scripted_sandbox_session(

@@ -184,6 +184,14 @@ def _build_step(index: int, raw: object, methods: frozenset[str]) -> Step:
             raise _invalid("invalid_outcome", index, method, problem)
     elif kind == "error":
         problem = exception_problem(value)
+        if problem is None and (
+            isinstance(value, StopIteration)
+            or (isinstance(value, type) and issubclass(value, StopIteration))
+        ):
+            problem = (
+                "StopIteration cannot be raised from an async session method (Python turns "
+                "it into RuntimeError); script the RuntimeError or another exception"
+            )
         if problem is not None:
             raise _invalid("invalid_outcome", index, method, f"'error': {problem}")
     else:
