@@ -356,7 +356,7 @@ async def _run(
 ) -> BaseException | None:
     turns: list[Any] = [
         [_tool_call(method, route, index, sandbox.supports_pty())]
-        for index, (method, route) in enumerate(zip(methods, routes))
+        for index, (method, route) in enumerate(zip(methods, routes, strict=False))
     ]
     model = ScriptedModel([*turns, [assistant_message("done")]])
     agent = SandboxAgent(
@@ -448,7 +448,8 @@ def _same(left: Any, right: Any) -> bool:
         return False
     if isinstance(left, dict):
         return list(left) == list(right) and all(
-            _same(key, other) and _same(left[key], right[other]) for key, other in zip(left, right)
+            _same(key, other) and _same(left[key], right[other])
+            for key, other in zip(left, right, strict=True)
         )
     if isinstance(left, (list, tuple)):
         return len(left) == len(right) and all(map(_same, left, right))
