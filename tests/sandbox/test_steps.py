@@ -416,3 +416,32 @@ async def test_the_manifest_is_copied_when_the_script_is_built(run_sandbox: Any)
         await run_sandbox(sandbox, _exec_model("pwd"), [Shell()])
     assert sandbox.state.manifest.root == "/srv/app"
     sandbox.assert_complete()
+
+
+class LengthOf:
+    """A callable whose signature cannot be read, and which cannot take a SandboxCall."""
+
+    __call__ = len
+
+
+@pytest.mark.asyncio
+async def test_a_callable_whose_shape_shows_only_when_called_is_reported_with_the_cause() -> None:
+    sandbox = scripted_sandbox_session(
+        [
+            {"method": "exec", "match": LengthOf(), "result": OK},
+            {"method": "exec", "responder": max},
+        ]
+    )
+    async with sandbox:
+        with pytest.raises(InvalidSandboxStep) as matcher:
+            await sandbox.exec("a")
+    assert (matcher.value.reason, matcher.value.input_index) == ("invalid_matcher", 0)
+    assert isinstance(matcher.value.__cause__, TypeError)
+    assert sandbox.remaining_steps == 2
+
+    responding = scripted_sandbox_session([{"method": "exec", "responder": max}])
+    async with responding:
+        with pytest.raises(InvalidSandboxStep) as responder:
+            await responding.exec("a")
+    assert (responder.value.reason, responder.value.input_index) == ("invalid_outcome", 0)
+    assert isinstance(responder.value.__cause__, TypeError)

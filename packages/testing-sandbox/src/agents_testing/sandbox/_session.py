@@ -190,7 +190,15 @@ class ScriptedSandboxSession(BaseSandboxSession):
         if step.kind == "error":
             error = step.value
             raise error() if isinstance(error, type) else error
-        value = step.value(copy_call(call, shared))
+        try:
+            value = step.value(copy_call(call, shared))
+        except TypeError as error:
+            if "responder" not in step.unchecked:
+                raise
+            detail = "'responder' could not be called with the SandboxCall"
+            self._fail(
+                InvalidSandboxStep("invalid_outcome", step.input_index, method, detail), error
+            )
         if inspect.isawaitable(value):
             value = await value
         # Checked before the value reaches the caller; the step was consumed when the call
@@ -211,7 +219,16 @@ class ScriptedSandboxSession(BaseSandboxSession):
             )
         if head.match is not None:
             # A matcher's own exception propagates as it is and leaves the step pending.
-            verdict = head.match(copy_call(call, shared))
+            try:
+                verdict = head.match(copy_call(call, shared))
+            except TypeError as error:
+                if "match" not in head.unchecked:
+                    raise
+                detail = "'match' could not be called with the SandboxCall"
+                self._fail(
+                    InvalidSandboxStep("invalid_matcher", head.input_index, head.method, detail),
+                    error,
+                )
             if inspect.isawaitable(verdict):
                 close = getattr(verdict, "close", None)
                 if callable(close):

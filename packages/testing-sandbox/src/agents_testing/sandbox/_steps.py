@@ -79,6 +79,9 @@ class Step:
     kind: OutcomeKind
     value: Any
     match: Matcher | None
+    #: The step's matcher or responder whose signature could not be read when the script
+    #: was built: a ``TypeError`` from calling it is reported as a malformed step.
+    unchecked: frozenset[str] = frozenset()
 
     def spec(self) -> SandboxStepSpec:
         """The step as a fresh ``SandboxStepSpec`` dict, for inspection and error reports."""
@@ -108,15 +111,21 @@ def callable_problem(value: object, role: str) -> str | None:
         return f"'{role}' must return its value, not be a generator function"
     if role == "match" and inspect.iscoroutinefunction(value):
         return "'match' must be a plain (not async) callable taking the SandboxCall"
-    try:
-        signature = inspect.signature(value)
-    except Exception:  # builtins and exotic callables: checked when called
-        return None
+    signature = _signature(value)
+    if signature is None:
+        return None  # checked when called
     try:
         signature.bind(None)
     except TypeError:
         return f"'{role}' must accept one positional argument (the SandboxCall)"
     return None
+
+
+def _signature(value: object) -> inspect.Signature | None:
+    try:
+        return inspect.signature(value)  # type: ignore[arg-type]
+    except Exception:  # some builtins and exotic callables have none
+        return None
 
 
 def _invalid(
@@ -198,7 +207,12 @@ def _build_step(index: int, raw: object, methods: frozenset[str]) -> Step:
         value, problem = snapshot_result(method, value)
         if problem is not None:
             raise _invalid("invalid_outcome", index, method, problem)
-    return Step(index, method, kind, value, match)
+    unchecked = frozenset(
+        role
+        for role, function in (("match", match), ("responder", spec.get("responder")))
+        if function is not None and _signature(function) is None
+    )
+    return Step(index, method, kind, value, match, unchecked)
 
 
 def build_steps(steps: Iterable[object]) -> list[Step]:
