@@ -266,7 +266,9 @@ def steps(draw: st.DrawFn) -> Any:
         )
     if draw(st.booleans()):
         step["match"] = draw(
-            MATCHERS if malformed else st.sampled_from([None, True, 0, Verdict()]).map(_returning)
+            MATCHERS
+            if malformed
+            else st.sampled_from([None, True, 0, Verdict(), False]).map(_returning)
         )
     if draw(st.integers(0, 29)) == 0:
         step[draw(st.sampled_from(["expect", HostileRepr(), 10**5000]))] = 1
