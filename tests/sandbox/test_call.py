@@ -149,3 +149,15 @@ async def test_a_stream_argument_is_recorded_with_its_type_content_and_position(
     first.truncate(0)
     assert (second.tell(), second.getvalue()) == (7, content)
     sandbox.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_equal_arguments_of_different_types_are_recorded_as_they_were() -> None:
+    sandbox = scripted_sandbox_session([{"method": "apply_patch", "result": "ok"}] * 3)
+    async with sandbox:
+        for value in (1, True, 1.0):
+            await sandbox.apply_patch({"type": "create_file", "path": "a", "n": value})
+
+    recorded = [call.args[0]["n"] for call in sandbox.calls]
+    assert [(type(value), value) for value in recorded] == [(int, 1), (bool, True), (float, 1.0)]
+    sandbox.assert_complete()
