@@ -155,24 +155,33 @@ def snapshot_result(method: str, value: Any) -> tuple[Any, str | None]:
         return None, str(rejected)
 
 
+def _fresh_exec(snapshot: ExecResult) -> ExecResult:
+    return ExecResult(stdout=snapshot.stdout, stderr=snapshot.stderr, exit_code=snapshot.exit_code)
+
+
+def _fresh_update(snapshot: PtyExecUpdate) -> PtyExecUpdate:
+    return PtyExecUpdate(
+        process_id=snapshot.process_id,
+        output=snapshot.output,
+        exit_code=snapshot.exit_code,
+        original_token_count=snapshot.original_token_count,
+    )
+
+
+# Methods whose snapshots must be copied for each caller; the others hold immutable values.
+_FRESH: dict[str, Callable[[Any], Any]] = {
+    "exec": _fresh_exec,
+    "pty_exec_start": _fresh_update,
+    "pty_write_stdin": _fresh_update,
+    "read": lambda snapshot: snapshot.fresh(),
+    "ls": lambda snapshot: [detach(entry) for entry in snapshot],
+}
+
+
 def fresh_result(method: str, snapshot: Any) -> Any:
     """A value for the caller built from a snapshot, sharing no mutable state with it."""
-    if method == "read":
-        return snapshot.fresh()
-    if method == "ls":
-        return [detach(entry) for entry in snapshot]
-    if method == "exec":
-        return ExecResult(
-            stdout=snapshot.stdout, stderr=snapshot.stderr, exit_code=snapshot.exit_code
-        )
-    if isinstance(snapshot, PtyExecUpdate):
-        return PtyExecUpdate(
-            process_id=snapshot.process_id,
-            output=snapshot.output,
-            exit_code=snapshot.exit_code,
-            original_token_count=snapshot.original_token_count,
-        )
-    return snapshot
+    fresh = _FRESH.get(method)
+    return snapshot if fresh is None else fresh(snapshot)
 
 
 def coerce_responded(method: str, value: Any) -> tuple[Any, str | None]:

@@ -71,6 +71,10 @@ class _Offered:
             raise SandboxMethodUnavailable(self._name, self._requires)
         return types.MethodType(self._function, instance)
 
+    def offered_by(self, offered: frozenset[str]) -> bool:
+        """Whether a session offering the step methods ``offered`` has this method."""
+        return self._requires is not None and self._requires in offered
+
 
 def _scripted(function: F) -> F:
     """Offer the method only when a step scripts it."""
@@ -121,6 +125,11 @@ class ScriptedSandboxSession(BaseSandboxSession):
         if self._pty:
             offered |= PTY_METHODS
         self._offered = frozenset(offered)
+        # Bound once: an instance attribute shadows the class descriptor, so calls to an
+        # offered method cost no more than calls to a plain one.
+        for name, method in _OPTIONAL_METHODS.items():
+            if method.offered_by(self._offered):
+                self.__dict__[name] = types.MethodType(method.__get__(None), self)
         self._calls: list[SandboxCall] = []
         self._shared: list[bool] = []
         self._violation: SandboxScriptError | None = None
@@ -429,10 +438,12 @@ class ScriptedSandboxSession(BaseSandboxSession):
         return []
 
 
-# The methods a session may or may not offer, for dir().
-_OPTIONAL_METHODS: frozenset[str] = frozenset(
-    name for name, value in vars(ScriptedSandboxSession).items() if isinstance(value, _Offered)
-)
+# The methods a session may or may not offer.
+_OPTIONAL_METHODS: dict[str, _Offered] = {
+    name: value
+    for name, value in vars(ScriptedSandboxSession).items()
+    if isinstance(value, _Offered)
+}
 
 
 def scripted_sandbox_session(
