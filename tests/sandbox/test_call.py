@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import threading
 from pathlib import Path
 from typing import Any, Literal
 
@@ -13,7 +14,7 @@ from agents.sandbox.types import User
 from agents.tool import Tool
 
 from agents_testing.model import ScriptedModel, assistant_message, function_call
-from agents_testing.sandbox import SandboxCall, scripted_sandbox_session
+from agents_testing.sandbox import InvalidSandboxArgument, SandboxCall, scripted_sandbox_session
 
 
 class PatchTool(Capability):
@@ -161,3 +162,29 @@ async def test_equal_arguments_of_different_types_are_recorded_as_they_were() ->
     recorded = [call.args[0]["n"] for call in sandbox.calls]
     assert [(type(value), value) for value in recorded] == [(int, 1), (bool, True), (float, 1.0)]
     sandbox.assert_complete()
+
+
+@pytest.mark.parametrize(
+    ("argument", "got"),
+    [(threading.Lock(), "a lock"), ((item for item in ()), "a generator")],
+    ids=["lock", "generator"],
+)
+@pytest.mark.asyncio
+async def test_an_argument_that_cannot_be_recorded_is_refused_before_anything_is_recorded(
+    argument: Any, got: str
+) -> None:
+    sandbox = scripted_sandbox_session([{"method": "apply_patch", "result": "ok"}])
+    async with sandbox:
+        with pytest.raises(InvalidSandboxArgument) as raised:
+            await sandbox.apply_patch(argument)
+
+    error = raised.value
+    assert (error.method, error.argument, error.expected, error.got) == (
+        "apply_patch",
+        "args[0]",
+        "a value that can be copied",
+        got,
+    )
+    assert error.__cause__ is not None
+    assert sandbox.calls == ()
+    assert sandbox.remaining_steps == 1

@@ -64,7 +64,12 @@ def _snapshot(method: str, name: str, value: Any) -> Any:
         if problem is not None:
             raise InvalidSandboxArgument(name, SUPPORTED_STREAMS, problem, method)
         return snapshot_stream(value)
-    return detach(value)
+    try:
+        return detach(value)
+    except Exception as error:  # a lock, a generator, cyclic data: it cannot be recorded
+        raise InvalidSandboxArgument(
+            name, "a value that can be copied", f"a {type(value).__name__}", method
+        ) from error
 
 
 def _hand_out(value: Any) -> Any:
