@@ -12,9 +12,9 @@ import inspect
 import io
 import types
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar, cast
+from typing import Any, NoReturn
 
 from agents.sandbox.files import FileEntry
 from agents.sandbox.manifest import Manifest
@@ -32,67 +32,17 @@ from ._errors import (
     InvalidSandboxArgument,
     InvalidSandboxStep,
     SandboxCallMatcherError,
-    SandboxMethodUnavailable,
     SandboxScriptError,
     UnconsumedSandboxSteps,
     UnexpectedSandboxCall,
 )
+from ._offered import Offered, needs, never, scripted
 from ._results import coerce_responded, fresh_result
 from ._steps import PTY_METHODS, SandboxStepSpec, Step, build_steps
 
 __all__ = ["ScriptedSandboxSession", "scripted_sandbox_session"]
 
 _STATE_TYPE = "scripted"
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-class _Offered:
-    """A session method that exists on an instance only when that session offers it.
-
-    Attribute lookup raises ``SandboxMethodUnavailable`` (an ``AttributeError``) otherwise,
-    so ``hasattr`` is false and the SDK's own code meets a missing method, not a stub.
-    """
-
-    def __init__(self, function: Callable[..., Any], requires: str | None) -> None:
-        self._function = function
-        self._requires = requires
-        self._name = function.__name__
-        self.__doc__ = function.__doc__
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self._name = name
-
-    def __get__(self, instance: object, owner: type | None = None) -> Any:
-        if instance is None:
-            return self._function
-        offered: frozenset[str] = getattr(instance, "_offered", frozenset())
-        if self._requires is None or self._requires not in offered:
-            raise SandboxMethodUnavailable(self._name, self._requires)
-        return types.MethodType(self._function, instance)
-
-    def offered_by(self, offered: frozenset[str]) -> bool:
-        """Whether a session offering the step methods ``offered`` has this method."""
-        return self._requires is not None and self._requires in offered
-
-
-def _scripted(function: F) -> F:
-    """Offer the method only when a step scripts it."""
-    return cast(F, _Offered(function, function.__name__))
-
-
-def _needs(method: str) -> Callable[[F], F]:
-    """Offer an SDK operation built on ``method`` only when ``method`` is offered."""
-
-    def decorate(function: F) -> F:
-        return cast(F, _Offered(function, method))
-
-    return decorate
-
-
-def _never(function: F) -> F:
-    """An operation the script cannot serve: the session never offers it."""
-    return cast(F, _Offered(function, None))
 
 
 class ScriptedSandboxSession(BaseSandboxSession):
@@ -271,7 +221,7 @@ class ScriptedSandboxSession(BaseSandboxSession):
 
     # --- scriptable session operations ----------------------------------------------
 
-    @_scripted
+    @scripted
     async def exec(
         self,
         *command: str | Path,
@@ -292,7 +242,7 @@ class ScriptedSandboxSession(BaseSandboxSession):
     def supports_pty(self) -> bool:
         return self._pty
 
-    @_scripted
+    @scripted
     async def pty_exec_start(
         self,
         *command: str | Path,
@@ -314,7 +264,7 @@ class ScriptedSandboxSession(BaseSandboxSession):
         result: PtyExecUpdate = await self._answer("pty_exec_start", command, kwargs)
         return result
 
-    @_scripted
+    @scripted
     async def pty_write_stdin(
         self,
         *,
@@ -332,39 +282,39 @@ class ScriptedSandboxSession(BaseSandboxSession):
         result: PtyExecUpdate = await self._answer("pty_write_stdin", (), kwargs)
         return result
 
-    @_scripted
+    @scripted
     async def read(self, path: Path, *, user: str | User | None = None) -> io.IOBase:
         result: io.IOBase = await self._answer("read", (path,), {"user": user})
         return result
 
-    @_scripted
+    @scripted
     async def write(self, path: Path, data: io.IOBase, *, user: str | User | None = None) -> None:
         await self._answer("write", (path, data), {"user": user})
 
-    @_scripted
+    @scripted
     async def ls(self, path: Path | str, *, user: str | User | None = None) -> list[FileEntry]:
         result: list[FileEntry] = await self._answer("ls", (path,), {"user": user})
         return result
 
-    @_scripted
+    @scripted
     async def rm(
         self, path: Path | str, *, recursive: bool = False, user: str | User | None = None
     ) -> None:
         await self._answer("rm", (path,), {"recursive": recursive, "user": user})
 
-    @_scripted
+    @scripted
     async def mkdir(
         self, path: Path | str, *, parents: bool = False, user: str | User | None = None
     ) -> None:
         await self._answer("mkdir", (path,), {"parents": parents, "user": user})
 
-    @_scripted
+    @scripted
     async def mv(
         self, source: Path | str, destination: Path | str, *, user: str | User | None = None
     ) -> None:
         await self._answer("mv", (source, destination), {"user": user})
 
-    @_scripted
+    @scripted
     async def same_file(
         self,
         left: Path | str,
@@ -377,7 +327,7 @@ class ScriptedSandboxSession(BaseSandboxSession):
         result: bool = await self._answer("same_file", (left, right), kwargs)
         return result
 
-    @_scripted
+    @scripted
     async def apply_patch(self, operations: Any, *, patch_format: Any = "v4a") -> str:
         result: str = await self._answer(
             "apply_patch", (operations,), {"patch_format": patch_format}
@@ -407,19 +357,19 @@ class ScriptedSandboxSession(BaseSandboxSession):
 
     # --- operations the script cannot serve: never offered ----------------------------
 
-    @_never
+    @never
     async def pty_terminate_all(self) -> None:
         return None
 
-    @_never
+    @never
     async def persist_workspace(self) -> io.IOBase:
         return io.BytesIO()
 
-    @_never
+    @never
     async def hydrate_workspace(self, data: io.IOBase) -> None:
         return None
 
-    @_never
+    @never
     async def extract(self, path: Path | str, data: io.IOBase, **options: Any) -> None:
         # The SDK writes the archive through a temporary file, a live stream a script
         # cannot capture.
@@ -429,7 +379,7 @@ class ScriptedSandboxSession(BaseSandboxSession):
 
     if hasattr(BaseSandboxSession, "read_bounded"):
 
-        @_needs("read")
+        @needs("read")
         async def read_bounded(self, path: Path, *, max_bytes: int) -> bytes:
             return await BaseSandboxSession.read_bounded(self, path, max_bytes=max_bytes)
 
@@ -439,10 +389,10 @@ class ScriptedSandboxSession(BaseSandboxSession):
 
 
 # The methods a session may or may not offer.
-_OPTIONAL_METHODS: dict[str, _Offered] = {
+_OPTIONAL_METHODS: dict[str, Offered] = {
     name: value
     for name, value in vars(ScriptedSandboxSession).items()
-    if isinstance(value, _Offered)
+    if isinstance(value, Offered)
 }
 
 
