@@ -50,9 +50,11 @@ class InvalidSandboxStep(SandboxScriptError, InvalidStepError):
 
     ``reason`` is one of :data:`InvalidSandboxStepReason`; ``input_index`` is the 0-based
     position of the step in the sequence given to ``scripted_sandbox_session()``;
-    ``method`` is the step's method name when it has a string one, else ``None``. A
-    responder that returns a value of the wrong type is reported the same way
-    (``invalid_outcome``) when the call uses it.
+    ``method`` is the step's method name when it has a string one, else ``None``. What
+    only shows when a call uses the step is reported the same way, at the call: a
+    responder's value of the wrong type (``invalid_outcome``), a matcher that returns an
+    awaitable (``invalid_matcher``), and a matcher or responder that cannot be called with
+    the ``SandboxCall`` (its ``TypeError`` is the ``__cause__``).
     """
 
     reason: InvalidSandboxStepReason
