@@ -354,12 +354,18 @@ def _allowed(error: BaseException, scripted: list[Any]) -> bool:
 
 
 async def _run(
-    sandbox: ScriptedSandboxSession, methods: list[Any], routes: list[str], write_data: Any
+    sandbox: ScriptedSandboxSession,
+    methods: list[Any],
+    routes: list[str],
+    write_data: Any,
+    parallel: bool,
 ) -> BaseException | None:
-    turns: list[Any] = [
-        [_tool_call(method, route, index, sandbox.supports_pty())]
+    calls = [
+        _tool_call(method, route, index, sandbox.supports_pty())
         for index, (method, route) in enumerate(zip(methods, routes, strict=False))
     ]
+    # One tool call per turn, or all of them in one turn (the runner starts them together).
+    turns: list[Any] = ([calls] if calls else []) if parallel else [[call] for call in calls]
     model = ScriptedModel([*turns, [assistant_message("done")]])
     agent = SandboxAgent(
         name="Generated",
@@ -398,6 +404,7 @@ def _inspect(sandbox: ScriptedSandboxSession, scripted: list[Any]) -> None:
     extra_calls=st.lists(st.sampled_from([*METHODS, "exec"]), max_size=2),
     routes=st.lists(st.sampled_from(["sdk", "direct"]), min_size=8, max_size=8),
     write_data=WRITE_DATA,
+    parallel=st.booleans(),
 )
 def test_generated_scripts_end_in_our_errors_or_the_scripted_exception(
     script: list[Any],
@@ -405,6 +412,7 @@ def test_generated_scripts_end_in_our_errors_or_the_scripted_exception(
     extra_calls: list[str],
     routes: list[str],
     write_data: Any,
+    parallel: bool,
 ) -> None:
     scripted = _scripted_errors(script)
     try:
@@ -416,7 +424,9 @@ def test_generated_scripts_end_in_our_errors_or_the_scripted_exception(
     methods = [step["method"] for step in script if isinstance(step, dict)] + extra_calls
 
     async def bounded() -> BaseException | None:
-        return await asyncio.wait_for(_run(sandbox, methods, routes, write_data), RUN_BOUND_SECONDS)
+        return await asyncio.wait_for(
+            _run(sandbox, methods, routes, write_data, parallel), RUN_BOUND_SECONDS
+        )
 
     outcome = asyncio.run(bounded())
     cause = None if outcome is None else outcome.__cause__
