@@ -105,10 +105,17 @@ async def test_the_runner_starts_a_session_that_was_not_entered(run_sandbox: Any
 
 @pytest.mark.asyncio
 async def test_concurrent_tool_calls_consume_steps_in_response_order(run_sandbox: Any) -> None:
+    third_answered = asyncio.Event()
+
     async def slow(call: SandboxCall) -> ExecResult:
-        # Finishes last, yet its step is consumed first: order follows the calls.
-        await asyncio.sleep(0.01)
+        # Finishes last, yet its step is consumed first: order follows the calls. (The
+        # bound only keeps a runner that ran tools one by one from hanging the test.)
+        await asyncio.wait_for(third_answered.wait(), 30)
         return _result("slow")
+
+    def third(call: SandboxCall) -> ExecResult:
+        third_answered.set()
+        return _result("3")
 
     sandbox = scripted_sandbox_session(
         [
@@ -121,7 +128,7 @@ async def test_concurrent_tool_calls_consume_steps_in_response_order(run_sandbox
             {
                 "method": "exec",
                 "match": lambda call: call.args == ("third",),
-                "result": _result("3"),
+                "responder": third,
             },
         ]
     )
