@@ -439,6 +439,13 @@ def test_generated_scripts_end_in_our_errors_or_the_scripted_exception(
 
 # --- history and served results stay exact -----------------------------------------------
 
+
+def _containers(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=2), inner, max_size=3)
+    )
+
+
 JSON = st.recursive(
     st.one_of(
         st.none(),
@@ -447,9 +454,7 @@ JSON = st.recursive(
         st.floats(allow_nan=False, width=16),
         st.text(max_size=3),
     ),
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=2), inner, max_size=3)
-    ),
+    _containers,
     max_leaves=8,
 )
 
