@@ -171,7 +171,7 @@ async def test_extra_model_request_raises_unexpected_model_call(run: Any, stream
     assert raised.value.call_index == 1
     assert raised.value.call is model.calls[1]
     assert raised.value.call.streamed is streamed
-    assert "Unexpected model call 2" in str(raised.value)
+    assert str(raised.value).startswith("Unexpected model call #2: ")
     assert len(model.calls) == 2
     assert model.remaining_steps == 0
 
@@ -197,7 +197,7 @@ async def test_early_stop_leaves_steps_for_assert_complete(run: Any, streamed: b
         "never used",
         "never used either",
     ]
-    assert "first unused one is step 2" in str(raised.value)
+    assert "the first is step #2" in str(raised.value)
 
 
 @pytest.mark.asyncio

@@ -17,8 +17,6 @@ from agents.testing import (
     assistant_message,
 )
 
-from agents_testing.core import compat
-
 
 class Boom(RuntimeError):
     pass
@@ -136,18 +134,55 @@ async def test_responder_returning_a_malformed_form_reports_its_step(
 
     assert raised.value.reason == "invalid_input"
     assert raised.value.input_index == 1
-    assert str(raised.value).startswith("Model step 2 is invalid")
+    assert str(raised.value).startswith("Invalid model step #2: ")
     assert len(model.calls) == 2
 
 
+@pytest.mark.parametrize("shape", ["step", "awaitable", "nested"])
 @pytest.mark.asyncio
-async def test_responder_returning_another_responder_is_rejected(run: Any, streamed: bool) -> None:
-    inner = ModelStep.respond(lambda call: [assistant_message("too deep")])
-    model = ScriptedModel([[assistant_message("first")], ModelStep.respond(lambda call: inner)])
+async def test_responder_may_return_another_responder_step(
+    shape: str, run: Any, streamed: bool
+) -> None:
+    seen: list[str] = []
+
+    def inner(call: ModelCall) -> Any:
+        seen.append("inner")
+        return [assistant_message("from the inner responder")]
+
+    async def awaitable_of_step(call: ModelCall) -> Any:
+        seen.append("outer")
+        return ModelStep.respond(inner)
+
+    def outer(call: ModelCall) -> Any:
+        if shape == "step":
+            seen.append("outer")
+            return ModelStep.respond(inner)
+        if shape == "awaitable":
+            return awaitable_of_step(call)
+        seen.append("outer")
+        return {"responder": lambda c: awaitable_of_step(c)}
+
+    model = ScriptedModel([ModelStep.respond(outer)])
+
+    result = await run(Agent(name="Assistant", model=model), "Hi", streamed=streamed)
+
+    assert result.final_output == "from the inner responder"
+    assert seen[-2:] == ["outer", "inner"]
+    model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_a_responder_that_only_returns_responders_is_stopped(
+    run: Any, streamed: bool
+) -> None:
+    def forever(call: ModelCall) -> Any:
+        return ModelStep.respond(forever)
+
+    model = ScriptedModel([[assistant_message("first")], ModelStep.respond(forever)])
     agent = Agent(name="Assistant", model=model)
     await run(agent, "Hi", streamed=streamed)
 
-    with pytest.raises(InvalidModelStep) as raised:
+    with pytest.raises(InvalidModelStep, match=r"^Invalid model step #2: ") as raised:
         await run(agent, "Hi again", streamed=streamed)
 
     assert raised.value.reason == "invalid_responder"
@@ -288,7 +323,7 @@ def test_malformed_step_is_rejected_by_the_constructor(label: str, bad: Any, rea
 
     assert raised.value.reason == reason
     assert raised.value.input_index == 2
-    assert str(raised.value).startswith("Model step 3 is invalid")
+    assert str(raised.value).startswith("Invalid model step #3: ")
 
 
 @pytest.mark.parametrize(("label", "bad", "reason"), INVALID, ids=[case[0] for case in INVALID])
@@ -347,22 +382,6 @@ async def test_response_and_request_ids_reach_the_run_result(run: Any, streamed:
     (response,) = _raw_responses(result)
     assert response.response_id == "resp_custom"
     assert response.request_id == "req_42"
-
-
-@pytest.mark.skipif(
-    not compat.model_response_has_raw_usage(),
-    reason="ModelResponse.raw_usage exists only in newer SDK releases",
-)
-@pytest.mark.asyncio
-async def test_raw_usage_reaches_the_model_response(run: Any) -> None:
-    model = ScriptedModel(
-        [{"output": [assistant_message("raw")], "raw_usage": {"input_tokens": 9}}]
-    )
-
-    result = await run(Agent(name="Assistant", model=model), "Hi", streamed=False)
-
-    (response,) = _raw_responses(result)
-    assert response.raw_usage == {"input_tokens": 9}
 
 
 @pytest.mark.asyncio

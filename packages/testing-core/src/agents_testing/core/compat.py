@@ -149,6 +149,42 @@ def function_arguments_done_has_name() -> bool:
     return "name" in ResponseFunctionCallArgumentsDoneEvent.model_fields
 
 
+__all__ += ["runner_dict_output_item_types", "streamed_usage_attributes"]
+
+
+@lru_cache(maxsize=1)
+def runner_dict_output_item_types() -> frozenset[str]:
+    """Output item types the runner also processes when given as plain dicts."""
+    import agents.tool
+
+    kinds = {
+        "apply_patch_call",
+        "compaction",
+        "shell_call",
+        "shell_call_output",
+        "tool_search_call",
+        "tool_search_output",
+    }
+    if hasattr(agents.tool, "ProgrammaticToolCallingTool"):
+        kinds |= {"program", "program_output"}
+    return frozenset(kinds)
+
+
+@lru_cache(maxsize=1)
+def streamed_usage_attributes() -> tuple[str | None, str | None]:
+    """Private attribute names through which a streamed response hands the runner an exact
+    ``Usage`` (on its ``usage``) and a raw usage snapshot (on the response); ``None`` where
+    the installed SDK rebuilds usage from the token counts alone."""
+    import agents.usage
+
+    normalized = getattr(agents.usage, "_NORMALIZED_USAGE_ATTRIBUTE", None)
+    raw = getattr(agents.usage, "_RAW_USAGE_ATTRIBUTE", None)
+    return (
+        normalized if isinstance(normalized, str) else None,
+        raw if isinstance(raw, str) else None,
+    )
+
+
 # --- Realtime boundary ---
 
 __all__ += ["realtime_has_conditional_send", "realtime_has_output_text_events"]

@@ -12,6 +12,7 @@ from agents_testing.core._lazy import lazy_exports
 if TYPE_CHECKING:
     from ._call import ModelCall
     from ._errors import (
+        InvalidModelArgument,
         InvalidModelStep,
         ModelScriptError,
         UnconsumedModelSteps,
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from ._step import ModelStep, ModelStepSpec
 
 __all__ = [
+    "InvalidModelArgument",
     "InvalidModelStep",
     "ModelCall",
     "ModelScriptError",
@@ -41,6 +43,7 @@ if not TYPE_CHECKING:
         __name__,
         globals(),
         {
+            "InvalidModelArgument": "._errors",
             "InvalidModelStep": "._errors",
             "ModelCall": "._call",
             "ModelScriptError": "._errors",
