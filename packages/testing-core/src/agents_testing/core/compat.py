@@ -149,25 +149,7 @@ def function_arguments_done_has_name() -> bool:
     return "name" in ResponseFunctionCallArgumentsDoneEvent.model_fields
 
 
-__all__ += ["runner_dict_output_item_types", "streamed_usage_attributes"]
-
-
-@lru_cache(maxsize=1)
-def runner_dict_output_item_types() -> frozenset[str]:
-    """Output item types the runner also processes when given as plain dicts."""
-    import agents.tool
-
-    kinds = {
-        "apply_patch_call",
-        "compaction",
-        "shell_call",
-        "shell_call_output",
-        "tool_search_call",
-        "tool_search_output",
-    }
-    if hasattr(agents.tool, "ProgrammaticToolCallingTool"):
-        kinds |= {"program", "program_output"}
-    return frozenset(kinds)
+__all__ += ["streamed_usage_attributes"]
 
 
 @lru_cache(maxsize=1)

@@ -56,7 +56,6 @@ __all__ = [
     "SCRIPTED_MODEL_NAME",
     "STREAMABLE_TYPES",
     "lifecycle_events",
-    "streamable_items",
     "unstreamable_item",
 ]
 
@@ -69,30 +68,13 @@ _ARGS_DONE_HAS_NAME = compat.function_arguments_done_has_name()
 _NORMALIZED_USAGE_ATTR, _RAW_USAGE_ATTR = compat.streamed_usage_attributes()
 
 
-def unstreamable_item(items: Sequence[Any]) -> tuple[int, str] | None:
+def unstreamable_item(items: Sequence[TResponseOutputItem]) -> tuple[int, str] | None:
     """The position and type of the first item without a lifecycle, or None."""
     for position, item in enumerate(items):
-        kind = item.get("type") if isinstance(item, dict) else item.type
-        if kind not in STREAMABLE_TYPES or not isinstance(item, (_STREAMABLE_CLASSES[kind], dict)):
-            return position, str(kind)
+        kind = item.type
+        if kind not in STREAMABLE_TYPES or not isinstance(item, _STREAMABLE_CLASSES[kind]):
+            return position, kind
     return None
-
-
-def streamable_items(items: Sequence[Any]) -> tuple[list[TResponseOutputItem], int | None]:
-    """``items`` with dict forms turned into their models for the events.
-
-    Returns the items and ``None``, or the position of a dict item that does not make
-    a valid model (the caller reports it).
-    """
-    converted: list[TResponseOutputItem] = []
-    for position, item in enumerate(items):
-        if isinstance(item, dict):
-            try:
-                item = _STREAMABLE_CLASSES[item["type"]].model_validate(item)
-            except Exception:
-                return converted, position
-        converted.append(item)
-    return converted, None
 
 
 _STREAMABLE_CLASSES: dict[str, type[Any]] = {

@@ -16,7 +16,7 @@ from agents.usage import Usage
 from openai.types.responses import ResponseOutputItem
 from pydantic import BaseModel, ValidationError
 
-from agents_testing.core import compat, detach, safe_repr
+from agents_testing.core import detach, safe_repr
 
 __all__ = [
     "OUTPUT_ITEM_CLASSES",
@@ -62,8 +62,6 @@ OUTPUT_ITEM_CLASSES: dict[str, type[BaseModel]] = {
 }
 """The installed openai's output item model for each item ``type``."""
 
-_DICT_ITEM_TYPES = compat.runner_dict_output_item_types()
-
 
 def _validation_problem(error: ValidationError, prefix: str) -> str:
     first = error.errors()[0]
@@ -73,7 +71,7 @@ def _validation_problem(error: ValidationError, prefix: str) -> str:
 
 
 def checked_output_item(item: object, where: str) -> Any:
-    """A validated snapshot of one output item (an SDK item model or a runner-accepted dict)."""
+    """A validated snapshot of one output item: an SDK item model, or a dict that makes one."""
     if isinstance(item, Mapping):
         return _checked_dict_item(item, where)
     if not isinstance(item, BaseModel):
@@ -102,16 +100,24 @@ def checked_output_item(item: object, where: str) -> Any:
         ) from None
 
 
-def _checked_dict_item(item: Mapping[Any, Any], where: str) -> dict[str, Any]:
+def _checked_dict_item(item: Mapping[Any, Any], where: str) -> BaseModel:
+    # ModelResponse validates its output, so the SDK takes a dict (an item's param or
+    # TypedDict form) exactly when it makes a valid output item; it becomes that item.
     kind = item.get("type") if all(isinstance(key, str) for key in item) else None
-    if not isinstance(kind, str) or kind not in _DICT_ITEM_TYPES:
-        accepted = ", ".join(sorted(_DICT_ITEM_TYPES))
+    expected = OUTPUT_ITEM_CLASSES.get(kind) if isinstance(kind, str) else None
+    if expected is None:
         raise ValueProblem(
-            f"{where} is a dict with type {safe_repr(kind, 40)}; the runner accepts output "
-            f"items as dicts only for the types {accepted}. Use the SDK's item models "
-            f"for the others (e.g. assistant_message('...'))."
+            f"{where} is a dict with type {safe_repr(kind, 40)}; a dict output item needs "
+            f"the 'type' of an output item (e.g. 'apply_patch_call') and its fields."
         )
-    return checked_json(item, where)  # type: ignore[no-any-return]
+    try:
+        return expected.model_validate(dict(item)).model_copy(deep=True)
+    except ValidationError as error:
+        raise ValueProblem(_validation_problem(error, where)) from None
+    except Exception as error:
+        raise ValueProblem(
+            f"{where} ({kind} dict) cannot be copied: {type(error).__name__}"
+        ) from None
 
 
 def checked_json(value: object, where: str) -> Any:
