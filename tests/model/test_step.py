@@ -509,17 +509,35 @@ async def test_a_responder_returning_a_base_exception_fails_with_our_error(
     assert raised.value.reason == "invalid_error"
 
 
-@pytest.mark.asyncio
-async def test_a_keyboard_interrupt_raised_by_a_responder_propagates() -> None:
+@pytest.mark.parametrize("streamed", [False, True], ids=["run", "run_streamed"])
+def test_a_keyboard_interrupt_raised_by_a_responder_propagates(streamed: bool) -> None:
     def responder(call: ModelCall) -> Any:
         raise KeyboardInterrupt
 
     model = ScriptedModel([ModelStep.respond(responder)])
+    agent = Agent(name="Assistant", model=model)
 
-    with pytest.raises(KeyboardInterrupt):
-        await Runner.run(
-            Agent(name="Assistant", model=model), "Hi", run_config=RunConfig(tracing_disabled=True)
-        )
+    async def main() -> None:
+        config = RunConfig(tracing_disabled=True)
+        if not streamed:
+            await Runner.run(agent, "Hi", run_config=config)
+            return
+        result = Runner.run_streamed(agent, "Hi", run_config=config)
+        async for _ in result.stream_events():
+            pass
+
+    # asyncio lets KeyboardInterrupt out of the event loop itself, so the run gets a
+    # loop of its own here.
+    loop = asyncio.new_event_loop()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            loop.run_until_complete(asyncio.wait_for(main(), timeout=10))
+    finally:
+        for task in asyncio.all_tasks(loop):
+            task.cancel()
+        loop.run_until_complete(asyncio.sleep(0))
+        loop.close()
+    assert len(model.calls) == 1
 
 
 # -- snapshots of what was scripted ----------------------------------------------------
