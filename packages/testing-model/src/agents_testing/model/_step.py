@@ -267,16 +267,16 @@ def _check_error(error: object, index: int) -> None:
         raise InvalidModelStep("invalid_error", index, f"error: {problem}.")
 
 
-def responder_problem(responder: object) -> str | None:
+def responder_problem(responder: object, what: str = "responder") -> str | None:
     """Why ``responder`` cannot be called with one ``ModelCall``, when that can be told now."""
     if not callable(responder):
         return (
-            f"responder must be a sync or async callable taking the ModelCall, "
+            f"{what} must be a sync or async callable taking the ModelCall, "
             f"got {describe(responder)}."
         )
     if isinstance(responder, type) and issubclass(responder, BaseException):
         return (
-            f"responder is the exception class {responder.__name__}; to fail the call use "
+            f"{what} is the exception class {responder.__name__}; to fail the call use "
             f"ModelStep.raise_error({responder.__name__}('...')), or return an exception "
             f"from a responder function."
         )
@@ -288,7 +288,7 @@ def responder_problem(responder: object) -> str | None:
     except TypeError:
         name = getattr(responder, "__qualname__", None) or type(responder).__name__
         return (
-            f"responder {safe_repr(name, 60)}{safe_repr(str(signature), 80)} cannot be "
+            f"{what} {safe_repr(name, 60)}{safe_repr(str(signature), 80)} cannot be "
             f"called with the ModelCall as its only argument."
         )
     return None
@@ -317,7 +317,12 @@ def _output_items(output: object, index: int) -> tuple[Any, ...]:
 
 
 def _stream_events(events: object, index: int) -> Any:
-    if events is None or callable(events):
+    if events is None:
+        return None
+    if callable(events):
+        problem = responder_problem(events, "stream_events factory")
+        if problem is not None:
+            raise InvalidModelStep("invalid_stream_events", index, problem)
         return events
     if not isinstance(events, Sequence) or isinstance(events, (str, bytes, bytearray)):
         raise InvalidModelStep(
