@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from agents import Agent, ModelSettings, ModelTracing
+from agents import Agent, ModelSettings, ModelTracing, RunConfig
 from agents.testing import (
     InvalidModelStep,
     ModelCall,
@@ -209,7 +209,9 @@ async def test_a_cancelled_streamed_run_closes_the_factory_stream(run: Any) -> N
     model = ScriptedModel([ModelStep.stream(factory)])
     from agents import Runner
 
-    result = Runner.run_streamed(Agent(name="Assistant", model=model), "Hi")
+    result = Runner.run_streamed(
+        Agent(name="Assistant", model=model), "Hi", run_config=RunConfig(tracing_disabled=True)
+    )
 
     async def drain() -> None:
         async for _ in result.stream_events():

@@ -374,3 +374,69 @@ async def test_responder_may_choose_a_strict_stream_for_a_streamed_call(run: Any
     raw = [event.data for event in streamed.events if isinstance(event, RawResponsesStreamEvent)]
     assert raw == _strict_events("strict for streams")
     assert streamed.final_output == "strict for streams"
+
+
+def _without_lifecycle() -> dict[str, Any]:
+    return {
+        "custom_tool_call": {
+            "type": "custom_tool_call",
+            "call_id": "ct_1",
+            "name": "free",
+            "input": "text",
+        },
+        "code_interpreter_call": {
+            "type": "code_interpreter_call",
+            "id": "ci_1",
+            "container_id": "c_1",
+            "status": "completed",
+            "code": "print(1)",
+            "outputs": [],
+        },
+        "mcp_call": {
+            "type": "mcp_call",
+            "id": "mcp_1",
+            "name": "lookup",
+            "arguments": "{}",
+            "server_label": "docs",
+        },
+        "image_generation_call": {
+            "type": "image_generation_call",
+            "id": "ig_1",
+            "status": "completed",
+            "result": None,
+        },
+    }
+
+
+@pytest.mark.parametrize("kind", sorted(_without_lifecycle()))
+@pytest.mark.asyncio
+async def test_an_item_without_a_lifecycle_is_refused_only_when_a_streamed_call_reaches_it(
+    kind: str, run: Any
+) -> None:
+    step = ModelStep(output=[_without_lifecycle()[kind], assistant_message("Done.")])
+    model = ScriptedModel([[assistant_message("First.")], step])
+    agent = Agent(name="Assistant", model=model)
+
+    first = await run(agent, "Hi", streamed=True)
+    assert first.final_output == "First."
+    assert model.remaining_steps == 1
+    with pytest.raises(InvalidModelStep) as raised:
+        await run(agent, "Again", streamed=True)
+
+    assert raised.value.reason == "invalid_stream_events"
+    assert raised.value.input_index == 1
+    assert f"output item 1 has type '{kind}'" in str(raised.value)
+
+
+@pytest.mark.asyncio
+async def test_an_item_without_a_lifecycle_serves_a_non_streamed_run(run: Any) -> None:
+    image = _without_lifecycle()["image_generation_call"]
+    model = ScriptedModel([ModelStep(output=[image, assistant_message("Drawn.")])])
+
+    result = await run(Agent(name="Artist", model=model), "Draw", streamed=False)
+
+    assert result.final_output == "Drawn."
+    assert [item.type for item in result.raw_responses[0].output] == [
+        "image_generation_call",
+        "message",
+    ]
