@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from agents import Agent
 from agents.testing import (
+    InvalidModelArgument,
     InvalidModelStep,
     ModelScriptError,
     ScriptedModel,
@@ -79,4 +80,17 @@ def test_errors_survive_pickling_with_their_fields() -> None:
         "invalid_error",
         3,
         str(error),
+    )
+
+
+def test_invalid_argument_survives_pickling_with_its_fields() -> None:
+    error = InvalidModelArgument("emit_traces", "a bool", "str 'yes'")
+
+    copy = pickle.loads(pickle.dumps(error))
+
+    assert (copy.argument, copy.expected, copy.got, str(copy)) == (
+        "emit_traces",
+        "a bool",
+        "str 'yes'",
+        "Invalid argument emit_traces: expected a bool, got str 'yes'.",
     )

@@ -631,3 +631,24 @@ def test_steps_that_are_not_a_sequence_of_steps_are_rejected(steps: Any) -> None
         ScriptedModel(steps)
 
     assert raised.value.reason == "invalid_input"
+
+
+@pytest.mark.parametrize("how", ["enqueue", "extend"])
+@pytest.mark.asyncio
+async def test_steps_added_later_are_snapshotted_too(how: str, run: Any, streamed: bool) -> None:
+    message = assistant_message("as queued")
+    usage = Usage(requests=1, output_tokens=4)
+    step = {"output": [message], "usage": usage}
+    model = ScriptedModel()
+    if how == "enqueue":
+        model.enqueue(step)
+    else:
+        model.extend([step])
+
+    message.content[0].text = "changed"  # type: ignore[union-attr]
+    usage.output_tokens = 400
+
+    result = await run(Agent(name="Assistant", model=model), "Hi", streamed=streamed)
+
+    assert result.final_output == "as queued"
+    assert _raw_responses(result)[0].usage.output_tokens == 4

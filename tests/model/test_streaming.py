@@ -440,3 +440,46 @@ async def test_an_item_without_a_lifecycle_serves_a_non_streamed_run(run: Any) -
         "image_generation_call",
         "message",
     ]
+
+
+@pytest.mark.asyncio
+async def test_strict_stream_events_are_frozen_when_queued(run: Any) -> None:
+    created = _strict_created()
+    completed = ResponseCompletedEvent(
+        type="response.completed",
+        sequence_number=1,
+        response=created.response.model_copy(
+            update={"status": "completed", "output": [assistant_message("Frozen.")]}
+        ),
+    )
+    events: list[Any] = [created, completed]
+    model = ScriptedModel([ModelStep.stream(events)])
+
+    created.response.id = "changed afterwards"
+    completed.response.output[0].content[0].text = "changed afterwards"  # type: ignore[union-attr]
+    events.append(created)
+
+    result = await run(Agent(name="Assistant", model=model), "Hi", streamed=True)
+
+    sent = [event.data for event in result.events if isinstance(event, RawResponsesStreamEvent)]
+    assert [event.type for event in sent] == ["response.created", "response.completed"]
+    assert sent[0].response.id == "resp_strict"
+    assert result.final_output == "Frozen."
+
+
+def _strict_created() -> ResponseCreatedEvent:
+    return ResponseCreatedEvent(
+        type="response.created",
+        sequence_number=0,
+        response=Response(
+            id="resp_strict",
+            object="response",
+            created_at=0.0,
+            model="scripted-model",
+            output=[],
+            parallel_tool_calls=False,
+            tool_choice="auto",
+            tools=[],
+            status="in_progress",
+        ),
+    )
