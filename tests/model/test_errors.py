@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from agents import Agent
 from agents.testing import (
-    InvalidModelArgument,
     InvalidModelStep,
     ModelScriptError,
     ScriptedModel,
@@ -23,6 +22,7 @@ from agents_testing.core import (
     UnconsumedStepsError,
     UnexpectedCallError,
 )
+from agents_testing.model import InvalidModelArgument
 
 
 def test_each_error_has_the_boundary_base_and_its_kind_base() -> None:

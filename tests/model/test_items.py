@@ -8,13 +8,14 @@ from typing import Any
 import pytest
 from agents import Agent, function_tool
 from agents.testing import (
-    InvalidModelArgument,
     ModelScriptError,
     ScriptedModel,
     assistant_message,
     function_call,
 )
 from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage
+
+from agents_testing.model import InvalidModelArgument
 
 
 def test_assistant_message_is_a_completed_output_message() -> None:

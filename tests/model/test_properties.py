@@ -12,7 +12,6 @@ from typing import Any
 
 from agents import Agent, ModelBehaviorError, ModelResponse, RunConfig, Runner, Usage
 from agents.testing import (
-    InvalidModelArgument,
     InvalidModelStep,
     ModelScriptError,
     ModelStep,
@@ -30,6 +29,8 @@ from openai.types.responses import (
     ResponseTextDeltaEvent,
 )
 from openai.types.responses.response_reasoning_item import Summary
+
+from agents_testing.model import InvalidModelArgument
 
 RUN_TIMEOUT = 10.0
 """Seconds after which a generated run counts as hung."""

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from agents import Agent, ModelResponse, ModelRetryAdvice, RunConfig, Runner, Usage, function_tool
 from agents.testing import (
-    InvalidModelArgument,
     InvalidModelStep,
     ModelCall,
     ModelScriptError,
@@ -19,6 +18,8 @@ from agents.testing import (
     assistant_message,
     function_call,
 )
+
+from agents_testing.model import InvalidModelArgument
 
 
 class Boom(RuntimeError):

@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from agents import Agent, ModelSettings, ModelTracing, RunConfig
 from agents.testing import (
-    InvalidModelArgument,
     ModelCall,
     ModelStep,
     ScriptedModel,
@@ -27,6 +26,8 @@ from agents.tracing.span_data import GenerationSpanData
 from agents.tracing.spans import Span
 from agents.tracing.traces import Trace
 from openai.types.responses import Response, ResponseCreatedEvent
+
+from agents_testing.model import InvalidModelArgument
 
 
 class Recorder(TracingProcessor):

@@ -12,7 +12,9 @@ from agents_testing.core._lazy import lazy_exports
 if TYPE_CHECKING:
     from ._call import ModelCall
     from ._errors import (
-        InvalidModelArgument,
+        InvalidModelArgument as InvalidModelArgument,
+    )
+    from ._errors import (
         InvalidModelStep,
         ModelScriptError,
         UnconsumedModelSteps,
@@ -23,7 +25,6 @@ if TYPE_CHECKING:
     from ._step import ModelStep, ModelStepSpec
 
 __all__ = [
-    "InvalidModelArgument",
     "InvalidModelStep",
     "ModelCall",
     "ModelScriptError",
@@ -35,6 +36,9 @@ __all__ = [
     "assistant_message",
     "function_call",
 ]
+
+# ``InvalidModelArgument`` is served here but joins ``__all__`` (and so ``agents.testing``)
+# once the import bridge's symbol table lists it.
 
 # Names are imported on first use, so that loading the package (as a pytest plugin, for
 # one) does not import the SDK.
