@@ -312,7 +312,7 @@ class ScriptedModel(Model):
         if _HAS_RAW_USAGE and raw_usage is not None:
             extra["raw_usage"] = raw_usage
         return ModelResponse(
-            output=[detach(item) for item in step.output],
+            output=list(step.output),
             usage=usage,
             response_id=response_id,
             request_id=step.request_id,
