@@ -631,3 +631,24 @@ def test_get_retry_advice_is_none_for_errors_that_were_not_scripted() -> None:
 
     for error in (TemporaryFailure("x"), RuntimeError("other")):
         assert model.get_retry_advice(ModelRetryAdviceRequest(error, 1, False)) is None
+
+
+@pytest.mark.asyncio
+async def test_the_same_error_scripted_again_without_advice_gets_none(
+    run: Any, streamed: bool
+) -> None:
+    advice = ModelRetryAdvice(suggested=True, replay_safety="safe")
+    failure = TemporaryFailure("the same object twice")
+    model = ScriptedModel(
+        [
+            ModelStep.raise_error(failure, retry_advice=advice),
+            ModelStep.raise_error(failure),
+            [assistant_message("unused")],
+        ]
+    )
+
+    with pytest.raises(TemporaryFailure):
+        await run(_retrying_agent(model), "Hi", streamed=streamed)
+
+    assert len(model.calls) == 2
+    assert model.get_retry_advice(ModelRetryAdviceRequest(failure, 1, streamed)) is None

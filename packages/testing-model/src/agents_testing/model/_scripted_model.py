@@ -283,8 +283,7 @@ class ScriptedModel(Model):
         error = step.error
         assert error is not None
         self._scripted_failure = error
-        if step.retry_advice is not None:
-            self._advice = (error, step.retry_advice)
+        self._advice = None if step.retry_advice is None else (error, step.retry_advice)
         return error
 
     def _failed(self, error: BaseException, trace: GenerationTrace) -> None:

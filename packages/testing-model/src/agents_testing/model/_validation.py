@@ -164,7 +164,8 @@ def checked_usage(usage: object, where: str) -> Usage:
     data: dict[str, Any] = {}
     try:
         for field in dataclasses.fields(usage):
-            data[field.name] = _dumped(getattr(usage, field.name))
+            if field.init:
+                data[field.name] = _dumped(getattr(usage, field.name))
         return Usage(**data)
     except ValidationError as error:
         raise ValueProblem(_validation_problem(error, where)) from None
