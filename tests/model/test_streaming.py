@@ -483,3 +483,22 @@ def _strict_created() -> ResponseCreatedEvent:
             status="in_progress",
         ),
     )
+
+
+def test_an_output_item_given_as_a_stream_event_is_rejected() -> None:
+    with pytest.raises(InvalidModelStep) as raised:
+        ScriptedModel([ModelStep.stream([assistant_message("not an event")])])
+
+    assert raised.value.reason == "invalid_stream_events"
+    assert "stream event 1 is ResponseOutputMessage" in str(raised.value)
+
+
+@pytest.mark.asyncio
+async def test_a_factory_yielding_an_output_item_fails_with_our_error(run: Any) -> None:
+    async def factory(call: ModelCall) -> AsyncIterator[Any]:
+        yield assistant_message("not an event")
+
+    model = ScriptedModel([ModelStep.stream(factory)])
+
+    with pytest.raises(InvalidModelStep, match=r"^Invalid model step #1: stream event 1 is "):
+        await run(Agent(name="Assistant", model=model), "Hi", streamed=True)

@@ -15,12 +15,18 @@ from typing import TYPE_CHECKING, Any, TypedDict, Union
 from agents.items import ModelResponse, TResponseOutputItem, TResponseStreamEvent
 from agents.retry import ModelRetryAdvice
 from agents.usage import Usage
-from pydantic import BaseModel
 
 from agents_testing.core import detach, exception_problem, safe_repr
 
 from ._errors import InvalidModelStep
-from ._validation import ValueProblem, checked_json, checked_output_item, checked_usage, describe
+from ._validation import (
+    STREAM_EVENT_CLASSES,
+    ValueProblem,
+    checked_json,
+    checked_output_item,
+    checked_usage,
+    describe,
+)
 
 if TYPE_CHECKING:
     from ._call import ModelCall
@@ -339,13 +345,13 @@ def _stream_events(events: object, index: int) -> Any:
 
 def check_stream_event(event: object, position: int, index: int) -> None:
     """Raise ``invalid_stream_events`` unless ``event`` is a normalized stream event."""
-    if not (isinstance(event, BaseModel) and isinstance(getattr(event, "type", None), str)):
+    if not isinstance(event, STREAM_EVENT_CLASSES):
         raise InvalidModelStep(
             "invalid_stream_events",
             index,
             f"stream event {position + 1} is {describe(event)}; strict streams hold the "
             f"SDK's normalized TResponseStreamEvent models (openai.types.responses), not "
-            f"wire chunks or dicts.",
+            f"output items, wire chunks or dicts.",
         )
 
 

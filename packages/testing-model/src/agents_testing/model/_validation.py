@@ -13,13 +13,14 @@ from collections.abc import Mapping
 from typing import Annotated, Any, Union, get_args, get_origin
 
 from agents.usage import Usage
-from openai.types.responses import ResponseOutputItem
+from openai.types.responses import ResponseOutputItem, ResponseStreamEvent
 from pydantic import BaseModel, ValidationError
 
 from agents_testing.core import detach, safe_repr
 
 __all__ = [
     "OUTPUT_ITEM_CLASSES",
+    "STREAM_EVENT_CLASSES",
     "ValueProblem",
     "checked_json",
     "checked_output_item",
@@ -61,6 +62,9 @@ OUTPUT_ITEM_CLASSES: dict[str, type[BaseModel]] = {
     kind: cls for cls in _members(ResponseOutputItem) if (kind := _type_literal(cls)) is not None
 }
 """The installed openai's output item model for each item ``type``."""
+
+STREAM_EVENT_CLASSES: tuple[type[BaseModel], ...] = tuple(_members(ResponseStreamEvent))
+"""The installed openai's normalized Responses stream event models."""
 
 
 def _validation_problem(error: ValidationError, prefix: str) -> str:
