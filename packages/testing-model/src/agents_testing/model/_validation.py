@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import types
 from collections.abc import Mapping
 from typing import Annotated, Any, Union, get_args, get_origin
 
@@ -44,7 +45,7 @@ def _members(alias: Any) -> list[type[BaseModel]]:
     origin = get_origin(alias)
     if origin is Annotated:
         return _members(get_args(alias)[0])
-    if origin is Union:
+    if origin is Union or origin is types.UnionType:
         found: list[type[BaseModel]] = []
         for arg in get_args(alias):
             found.extend(_members(arg))
