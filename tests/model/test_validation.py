@@ -11,6 +11,7 @@ from agents.testing import (
     InvalidModelStep,
     ModelStep,
     ScriptedModel,
+    UnconsumedModelSteps,
     assistant_message,
     function_call,
 )
@@ -208,8 +209,16 @@ async def test_a_message_given_as_a_dict_answers_the_call(run: Any, streamed: bo
     assert result.final_output == "From a dict."
 
 
-def test_builders_items_and_function_calls_pass_unchanged() -> None:
+def test_valid_items_are_queued_as_equal_copies() -> None:
     call = function_call("lookup", {"q": 1}, call_id="c1", item_id="fc_1")
-    model = ScriptedModel([ModelStep(output=[call, _reasoning()])])
+    reasoning = _reasoning()
+    model = ScriptedModel([ModelStep(output=[call, reasoning])])
 
-    assert model.remaining_steps == 1
+    with pytest.raises(UnconsumedModelSteps) as raised:
+        model.assert_complete()
+
+    queued = raised.value.pending_steps[0].output
+    assert list(queued) == [call, reasoning]
+    assert queued[0] is not call
+    assert queued[1] is not reasoning
+    assert queued[1].model_fields_set == reasoning.model_fields_set
