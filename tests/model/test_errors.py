@@ -22,6 +22,7 @@ from agents_testing.core import (
     UnconsumedStepsError,
     UnexpectedCallError,
 )
+from agents_testing.model import InvalidModelArgument
 
 
 def test_each_error_has_the_boundary_base_and_its_kind_base() -> None:
@@ -40,7 +41,7 @@ def test_invalid_step_fields_are_zero_based_and_the_message_counts_from_one() ->
 
     error = raised.value
     assert (error.reason, error.input_index) == ("unsupported_field", 1)
-    assert "Model step 2" in str(error)
+    assert str(error).startswith("Invalid model step #2: ")
     assert "'bogus'" in str(error)
 
 
@@ -54,7 +55,7 @@ async def test_unexpected_call_message_says_what_to_do(run: Any, streamed: bool)
     error = raised.value
     assert error.call_index == 0
     assert error.call is model.calls[0]
-    assert "Unexpected model call 1" in str(error)
+    assert str(error).startswith("Unexpected model call #1: the script has no step left")
     assert "enqueue()" in str(error)
 
 
@@ -66,8 +67,8 @@ def test_unconsumed_steps_reports_what_is_left() -> None:
 
     assert raised.value.remaining_steps == 2
     assert len(raised.value.pending_steps) == 2
-    assert "2 scripted model steps were never used" in str(raised.value)
-    assert "step 1 of the script" in str(raised.value)
+    assert str(raised.value).startswith("2 scripted model steps were not consumed")
+    assert "the first is step #1" in str(raised.value)
 
 
 def test_errors_survive_pickling_with_their_fields() -> None:
@@ -79,4 +80,17 @@ def test_errors_survive_pickling_with_their_fields() -> None:
         "invalid_error",
         3,
         str(error),
+    )
+
+
+def test_invalid_argument_survives_pickling_with_its_fields() -> None:
+    error = InvalidModelArgument("emit_traces", "a bool", "str 'yes'")
+
+    copy = pickle.loads(pickle.dumps(error))
+
+    assert (copy.argument, copy.expected, copy.got, str(copy)) == (
+        "emit_traces",
+        "a bool",
+        "str 'yes'",
+        "Invalid argument emit_traces: expected a bool, got str 'yes'.",
     )

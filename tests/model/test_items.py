@@ -7,8 +7,15 @@ from typing import Any
 
 import pytest
 from agents import Agent, function_tool
-from agents.testing import ModelScriptError, ScriptedModel, assistant_message, function_call
+from agents.testing import (
+    ModelScriptError,
+    ScriptedModel,
+    assistant_message,
+    function_call,
+)
 from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage
+
+from agents_testing.model import InvalidModelArgument
 
 
 def test_assistant_message_is_a_completed_output_message() -> None:
@@ -47,23 +54,54 @@ def test_function_call_keeps_string_arguments_and_optional_fields() -> None:
 
 
 @pytest.mark.parametrize(
-    ("arguments", "kwargs", "message"),
+    ("arguments", "kwargs", "argument"),
     [
-        ({"when": object()}, {"call_id": "c"}, "not JSON-serializable"),
-        (42, {"call_id": "c"}, "must be a str or a mapping"),
-        ("{}", {"call_id": ""}, "non-empty call_id"),
+        ({"when": object()}, {"call_id": "c"}, "function_call(arguments)"),
+        ({"big": 10**5000}, {"call_id": "c"}, "function_call(arguments)"),
+        (42, {"call_id": "c"}, "function_call(arguments)"),
+        ("{}", {"call_id": ""}, "function_call(call_id)"),
+        ("{}", {"call_id": "c", "item_id": 5}, "function_call(item_id)"),
+        ("{}", {"call_id": "c", "namespace": b"ns"}, "function_call(namespace)"),
     ],
 )
-def test_function_call_rejects_bad_input_clearly(
-    arguments: Any, kwargs: dict[str, Any], message: str
+def test_function_call_rejects_bad_input_with_the_argument_named(
+    arguments: Any, kwargs: dict[str, Any], argument: str
 ) -> None:
-    with pytest.raises(ModelScriptError, match=message):
+    with pytest.raises(InvalidModelArgument) as raised:
         function_call("lookup", arguments, **kwargs)
 
+    assert raised.value.argument == argument
+    assert str(raised.value).startswith(f"Invalid argument {argument}: expected ")
+    assert isinstance(raised.value, ModelScriptError)
+    assert isinstance(raised.value, TypeError)
 
-def test_assistant_message_rejects_non_text() -> None:
-    with pytest.raises(ModelScriptError, match="str"):
-        assistant_message(["not", "text"])  # type: ignore[arg-type]
+
+@pytest.mark.parametrize(
+    ("text", "kwargs", "argument"),
+    [
+        (["not", "text"], {}, "assistant_message(text)"),
+        ("", {"item_id": None}, "assistant_message(item_id)"),
+        ("hi", {"item_id": 7}, "assistant_message(item_id)"),
+    ],
+)
+def test_assistant_message_rejects_bad_input_with_the_argument_named(
+    text: Any, kwargs: dict[str, Any], argument: str
+) -> None:
+    with pytest.raises(InvalidModelArgument) as raised:
+        assistant_message(text, **kwargs)
+
+    assert raised.value.argument == argument
+
+
+def test_builder_messages_survive_values_whose_repr_fails() -> None:
+    class Hostile:
+        def __repr__(self) -> str:
+            raise RuntimeError("no repr for you")
+
+    with pytest.raises(InvalidModelArgument, match="got Hostile"):
+        function_call("lookup", "{}", call_id="c", item_id=Hostile())  # type: ignore[arg-type]
+    with pytest.raises(InvalidModelArgument, match="got int <int object"):
+        assistant_message(10**5000)  # type: ignore[arg-type]
 
 
 @function_tool

@@ -11,6 +11,7 @@ from agents import (
     GuardrailFunctionOutput,
     InputGuardrailTripwireTriggered,
     MaxTurnsExceeded,
+    ModelResponse,
     ModelRetryAdvice,
     ModelRetrySettings,
     ModelSettings,
@@ -19,12 +20,14 @@ from agents import (
     RunContextWrapper,
     Runner,
     SQLiteSession,
+    Usage,
     function_tool,
     input_guardrail,
     output_guardrail,
     retry_policies,
 )
 from agents.retry import ModelRetryAdviceRequest
+from agents.stream_events import RawResponsesStreamEvent
 from agents.testing import (
     ModelCall,
     ModelStep,
@@ -34,6 +37,8 @@ from agents.testing import (
     assistant_message,
     function_call,
 )
+from agents.usage import RequestUsage
+from openai.types.responses.response_usage import OutputTokensDetails
 from pydantic import BaseModel
 
 from agents_testing.core import compat
@@ -171,7 +176,7 @@ async def test_extra_model_request_raises_unexpected_model_call(run: Any, stream
     assert raised.value.call_index == 1
     assert raised.value.call is model.calls[1]
     assert raised.value.call.streamed is streamed
-    assert "Unexpected model call 2" in str(raised.value)
+    assert str(raised.value).startswith("Unexpected model call #2: ")
     assert len(model.calls) == 2
     assert model.remaining_steps == 0
 
@@ -197,7 +202,7 @@ async def test_early_stop_leaves_steps_for_assert_complete(run: Any, streamed: b
         "never used",
         "never used either",
     ]
-    assert "first unused one is step 2" in str(raised.value)
+    assert "the first is step #2" in str(raised.value)
 
 
 @pytest.mark.asyncio
@@ -481,3 +486,169 @@ async def test_scripted_error_without_advice_is_not_retried_by_provider_policy(
 
     assert len(model.calls) == 1
     assert model.remaining_steps == 1
+
+
+# -- usage and raw usage ---------------------------------------------------------------
+
+
+def _exact_usage() -> Usage:
+    zero_input_details = Usage().input_tokens_details  # explicit zeros, any openai release
+    usage = Usage(
+        requests=2,
+        input_tokens=0,
+        output_tokens=7,
+        total_tokens=7,
+        input_tokens_details=zero_input_details,
+        output_tokens_details=OutputTokensDetails(reasoning_tokens=3),
+    )
+    if hasattr(usage, "request_usage_entries"):
+        usage.request_usage_entries = [
+            RequestUsage(
+                input_tokens=0,
+                output_tokens=7,
+                total_tokens=7,
+                input_tokens_details=zero_input_details,
+                output_tokens_details=OutputTokensDetails(reasoning_tokens=3),
+            )
+        ]
+    return usage
+
+
+def _first_response(result: Any) -> ModelResponse:
+    return getattr(result, "result", result).raw_responses[0]  # type: ignore[no-any-return]
+
+
+@pytest.mark.asyncio
+async def test_step_usage_is_preserved_exactly(run: Any, streamed: bool) -> None:
+    model = ScriptedModel([{"output": [assistant_message("a")], "usage": _exact_usage()}])
+
+    result = await run(Agent(name="Assistant", model=model), "Hi", streamed=streamed)
+
+    usage = _first_response(result).usage
+    if streamed and compat.streamed_usage_attributes()[0] is None:
+        # This SDK rebuilds a streamed usage from the token counts as one request.
+        assert (usage.input_tokens, usage.output_tokens, usage.total_tokens) == (0, 7, 7)
+        assert usage.output_tokens_details.reasoning_tokens == 3
+        return
+    assert usage == _exact_usage()
+
+
+@pytest.mark.skipif(
+    not compat.model_response_has_raw_usage(),
+    reason="ModelResponse.raw_usage exists only in newer SDK releases",
+)
+@pytest.mark.parametrize("preserve", [True, False, None])
+@pytest.mark.asyncio
+async def test_raw_usage_is_reported_only_when_the_run_asks_for_it(
+    preserve: bool | None, run: Any, streamed: bool
+) -> None:
+    raw = {"input_tokens": 9, "details": {"cached": 0}}
+    model = ScriptedModel([{"output": [assistant_message("raw")], "raw_usage": raw}])
+    agent = Agent(
+        name="Assistant", model=model, model_settings=ModelSettings(preserve_raw_usage=preserve)
+    )
+
+    result = await run(agent, "Hi", streamed=streamed)
+
+    expected = raw if preserve is True else None
+    assert _first_response(result).raw_usage == expected
+
+
+@pytest.mark.skipif(
+    compat.streamed_usage_attributes()[1] is None,
+    reason="this SDK has no raw usage on streamed responses",
+)
+@pytest.mark.asyncio
+async def test_a_stream_carries_raw_usage_only_on_its_completed_response(run: Any) -> None:
+    raw = {"input_tokens": 9}
+    model = ScriptedModel([{"output": [assistant_message("raw")], "raw_usage": raw}])
+    agent = Agent(
+        name="Assistant", model=model, model_settings=ModelSettings(preserve_raw_usage=True)
+    )
+
+    result = await run(agent, "Hi", streamed=True)
+
+    attribute = compat.streamed_usage_attributes()[1]
+    carrying = [
+        event.data.type
+        for event in result.events
+        if isinstance(event, RawResponsesStreamEvent)
+        and getattr(getattr(event.data, "response", None), str(attribute), None) is not None
+    ]
+    assert carrying == ["response.completed"]
+
+
+# -- retry advice ----------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_retry_advice_from_a_responder_step_applies_to_its_error(
+    run: Any, streamed: bool
+) -> None:
+    advice = ModelRetryAdvice(suggested=True, replay_safety="safe")
+    failure = TemporaryFailure("from the responder")
+    model = ScriptedModel(
+        [
+            ModelStep.respond(lambda call: ModelStep.raise_error(failure, retry_advice=advice)),
+            [assistant_message("Recovered.")],
+        ]
+    )
+
+    result = await run(_retrying_agent(model), "Hi", streamed=streamed)
+
+    assert result.final_output == "Recovered."
+    assert model.get_retry_advice(ModelRetryAdviceRequest(failure, 1, streamed)) == advice
+
+
+@pytest.mark.asyncio
+async def test_retry_advice_is_cleared_when_a_later_responder_fails(
+    run: Any, streamed: bool
+) -> None:
+    advice = ModelRetryAdvice(suggested=True, replay_safety="safe")
+    failure = TemporaryFailure("scripted with advice")
+
+    def fails_again(call: Any) -> Any:
+        raise failure
+
+    model = ScriptedModel(
+        [
+            ModelStep.raise_error(failure, retry_advice=advice),
+            ModelStep.respond(fails_again),
+            [assistant_message("unused")],
+        ]
+    )
+
+    with pytest.raises(TemporaryFailure, match="scripted with advice"):
+        await run(_retrying_agent(model), "Hi", streamed=streamed)
+
+    assert len(model.calls) == 2
+    assert model.get_retry_advice(ModelRetryAdviceRequest(failure, 1, streamed)) is None
+    assert model.remaining_steps == 1
+
+
+def test_get_retry_advice_is_none_for_errors_that_were_not_scripted() -> None:
+    model = ScriptedModel([ModelStep.raise_error(TemporaryFailure("x"))])
+
+    for error in (TemporaryFailure("x"), RuntimeError("other")):
+        assert model.get_retry_advice(ModelRetryAdviceRequest(error, 1, False)) is None
+
+
+@pytest.mark.asyncio
+async def test_the_same_error_scripted_again_without_advice_gets_none(
+    run: Any, streamed: bool
+) -> None:
+    advice = ModelRetryAdvice(suggested=True, replay_safety="safe")
+    failure = TemporaryFailure("the same object twice")
+    model = ScriptedModel(
+        [
+            ModelStep.raise_error(failure, retry_advice=advice),
+            ModelStep.raise_error(failure),
+            [assistant_message("unused")],
+        ]
+    )
+
+    with pytest.raises(TemporaryFailure):
+        await run(_retrying_agent(model), "Hi", streamed=streamed)
+
+    assert len(model.calls) == 2
+    assert model.get_retry_advice(ModelRetryAdviceRequest(failure, 1, streamed)) is None

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from agents import Agent, ModelResponse, ModelRetryAdvice, Usage
+from agents import Agent, ModelResponse, ModelRetryAdvice, RunConfig, Runner, Usage, function_tool
 from agents.testing import (
     InvalidModelStep,
     ModelCall,
@@ -15,13 +16,20 @@ from agents.testing import (
     ScriptedModel,
     UnconsumedModelSteps,
     assistant_message,
+    function_call,
 )
 
-from agents_testing.core import compat
+from agents_testing.model import InvalidModelArgument
 
 
 class Boom(RuntimeError):
     pass
+
+
+@function_tool
+def get_weather(city: str) -> str:
+    """Return the weather for a city."""
+    return f"{city}: sunny"
 
 
 def _message_forms() -> dict[str, Callable[[str], Any]]:
@@ -136,18 +144,55 @@ async def test_responder_returning_a_malformed_form_reports_its_step(
 
     assert raised.value.reason == "invalid_input"
     assert raised.value.input_index == 1
-    assert str(raised.value).startswith("Model step 2 is invalid")
+    assert str(raised.value).startswith("Invalid model step #2: ")
     assert len(model.calls) == 2
 
 
+@pytest.mark.parametrize("shape", ["step", "awaitable", "nested"])
 @pytest.mark.asyncio
-async def test_responder_returning_another_responder_is_rejected(run: Any, streamed: bool) -> None:
-    inner = ModelStep.respond(lambda call: [assistant_message("too deep")])
-    model = ScriptedModel([[assistant_message("first")], ModelStep.respond(lambda call: inner)])
+async def test_responder_may_return_another_responder_step(
+    shape: str, run: Any, streamed: bool
+) -> None:
+    seen: list[str] = []
+
+    def inner(call: ModelCall) -> Any:
+        seen.append("inner")
+        return [assistant_message("from the inner responder")]
+
+    async def awaitable_of_step(call: ModelCall) -> Any:
+        seen.append("outer")
+        return ModelStep.respond(inner)
+
+    def outer(call: ModelCall) -> Any:
+        if shape == "step":
+            seen.append("outer")
+            return ModelStep.respond(inner)
+        if shape == "awaitable":
+            return awaitable_of_step(call)
+        seen.append("outer")
+        return {"responder": lambda c: awaitable_of_step(c)}
+
+    model = ScriptedModel([ModelStep.respond(outer)])
+
+    result = await run(Agent(name="Assistant", model=model), "Hi", streamed=streamed)
+
+    assert result.final_output == "from the inner responder"
+    assert seen[-2:] == ["outer", "inner"]
+    model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_a_responder_that_only_returns_responders_is_stopped(
+    run: Any, streamed: bool
+) -> None:
+    def forever(call: ModelCall) -> Any:
+        return ModelStep.respond(forever)
+
+    model = ScriptedModel([[assistant_message("first")], ModelStep.respond(forever)])
     agent = Agent(name="Assistant", model=model)
     await run(agent, "Hi", streamed=streamed)
 
-    with pytest.raises(InvalidModelStep) as raised:
+    with pytest.raises(InvalidModelStep, match=r"^Invalid model step #2: ") as raised:
         await run(agent, "Hi again", streamed=streamed)
 
     assert raised.value.reason == "invalid_responder"
@@ -288,7 +333,7 @@ def test_malformed_step_is_rejected_by_the_constructor(label: str, bad: Any, rea
 
     assert raised.value.reason == reason
     assert raised.value.input_index == 2
-    assert str(raised.value).startswith("Model step 3 is invalid")
+    assert str(raised.value).startswith("Invalid model step #3: ")
 
 
 @pytest.mark.parametrize(("label", "bad", "reason"), INVALID, ids=[case[0] for case in INVALID])
@@ -349,22 +394,6 @@ async def test_response_and_request_ids_reach_the_run_result(run: Any, streamed:
     assert response.request_id == "req_42"
 
 
-@pytest.mark.skipif(
-    not compat.model_response_has_raw_usage(),
-    reason="ModelResponse.raw_usage exists only in newer SDK releases",
-)
-@pytest.mark.asyncio
-async def test_raw_usage_reaches_the_model_response(run: Any) -> None:
-    model = ScriptedModel(
-        [{"output": [assistant_message("raw")], "raw_usage": {"input_tokens": 9}}]
-    )
-
-    result = await run(Agent(name="Assistant", model=model), "Hi", streamed=False)
-
-    (response,) = _raw_responses(result)
-    assert response.raw_usage == {"input_tokens": 9}
-
-
 @pytest.mark.asyncio
 async def test_stream_step_output_usage_and_id_serve_a_non_streamed_call(run: Any) -> None:
     usage = Usage(requests=1, input_tokens=2, output_tokens=3, total_tokens=5)
@@ -381,6 +410,246 @@ async def test_stream_step_output_usage_and_id_serve_a_non_streamed_call(run: An
     assert response.usage.total_tokens == 5
 
 
-def test_default_usage_must_be_a_usage() -> None:
-    with pytest.raises(ModelScriptError, match="default_usage"):
-        ScriptedModel(default_usage={"input_tokens": 1})  # type: ignore[arg-type]
+# -- response ids ------------------------------------------------------------------------
+
+
+_CALL = function_call("get_weather", {"city": "Oslo"}, call_id="call_1")
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        ModelStep(output=[_CALL], response_id=None),
+        {"output": [_CALL], "response_id": None},
+        {"output": [_CALL]},
+        ModelResponse(output=[_CALL], usage=Usage(requests=1), response_id=None),
+    ],
+    ids=["ModelStep", "dict", "dict without the key", "ModelResponse"],
+)
+@pytest.mark.asyncio
+async def test_a_step_without_a_response_id_gives_none_and_nothing_is_chained(
+    step: Any, run: Any, streamed: bool
+) -> None:
+    model = ScriptedModel([step, [assistant_message("Sunny.")]])
+    agent = Agent(name="Assistant", model=model, tools=[get_weather])
+
+    result = await run(agent, "Weather?", streamed=streamed, auto_previous_response_id=True)
+
+    assert result.final_output == "Sunny."
+    assert [response.response_id for response in _raw_responses(result)] == [
+        None,
+        "resp_scripted_2",
+    ]
+    assert model.calls[1].previous_response_id is None
+
+
+@pytest.mark.asyncio
+async def test_only_the_output_sequence_shorthand_gets_a_deterministic_id(
+    run: Any, streamed: bool
+) -> None:
+    model = ScriptedModel(
+        [
+            [function_call("get_weather", {"city": "Oslo"}, call_id="call_1")],
+            [assistant_message("Sunny.")],
+        ]
+    )
+    agent = Agent(name="Assistant", model=model, tools=[get_weather])
+
+    result = await run(agent, "Weather?", streamed=streamed, auto_previous_response_id=True)
+
+    assert [response.response_id for response in _raw_responses(result)] == [
+        "resp_scripted_1",
+        "resp_scripted_2",
+    ]
+    assert model.calls[1].previous_response_id == "resp_scripted_1"
+
+
+# -- scripted exceptions ---------------------------------------------------------------
+
+
+class Stop(BaseException):
+    pass
+
+
+@pytest.mark.parametrize(
+    "error",
+    [KeyboardInterrupt(), SystemExit(3), asyncio.CancelledError(), GeneratorExit(), Stop()],
+    ids=lambda error: type(error).__name__,
+)
+@pytest.mark.parametrize(
+    "form",
+    [
+        lambda error: error,
+        lambda error: ModelStep.raise_error(error),
+        lambda error: {"error": error},
+    ],
+    ids=["bare", "raise_error", "dict"],
+)
+def test_a_base_exception_that_is_not_an_exception_cannot_be_scripted(
+    error: BaseException, form: Callable[[BaseException], Any]
+) -> None:
+    with pytest.raises(InvalidModelStep) as raised:
+        ScriptedModel([[assistant_message("ok")], form(error)])
+
+    assert raised.value.reason == "invalid_error"
+    assert raised.value.input_index == 1
+    assert "not an Exception" in str(raised.value)
+
+
+@pytest.mark.asyncio
+async def test_a_responder_returning_a_base_exception_fails_with_our_error(
+    run: Any, streamed: bool
+) -> None:
+    model = ScriptedModel([ModelStep.respond(lambda call: Stop())])
+
+    with pytest.raises(InvalidModelStep) as raised:
+        await asyncio.wait_for(
+            run(Agent(name="Assistant", model=model), "Hi", streamed=streamed), timeout=10
+        )
+
+    assert raised.value.reason == "invalid_error"
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["run", "run_streamed"])
+def test_a_keyboard_interrupt_raised_by_a_responder_propagates(streamed: bool) -> None:
+    def responder(call: ModelCall) -> Any:
+        raise KeyboardInterrupt
+
+    model = ScriptedModel([ModelStep.respond(responder)])
+    agent = Agent(name="Assistant", model=model)
+
+    async def main() -> None:
+        config = RunConfig(tracing_disabled=True)
+        if not streamed:
+            await Runner.run(agent, "Hi", run_config=config)
+            return
+        result = Runner.run_streamed(agent, "Hi", run_config=config)
+        async for _ in result.stream_events():
+            pass
+
+    # asyncio lets KeyboardInterrupt out of the event loop itself, so the run gets a
+    # loop of its own here.
+    loop = asyncio.new_event_loop()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            loop.run_until_complete(asyncio.wait_for(main(), timeout=10))
+    finally:
+        for task in asyncio.all_tasks(loop):
+            task.cancel()
+        loop.run_until_complete(asyncio.sleep(0))
+        loop.close()
+    assert len(model.calls) == 1
+
+
+# -- snapshots of what was scripted ----------------------------------------------------
+
+
+def test_a_usage_in_a_step_is_copied_when_queued() -> None:
+    usage = Usage(requests=1, input_tokens=5)
+    model = ScriptedModel([{"output": [assistant_message("a")], "usage": usage}])
+
+    usage.input_tokens = 999
+
+    with pytest.raises(UnconsumedModelSteps) as raised:
+        model.assert_complete()
+    pending = raised.value.pending_steps[0]
+    assert pending.usage is not None
+    assert pending.usage.input_tokens == 5
+
+
+@pytest.mark.asyncio
+async def test_pending_steps_are_copies_that_change_nothing_queued(run: Any) -> None:
+    model = ScriptedModel(
+        [
+            ModelStep(
+                output=[assistant_message("original")],
+                usage=Usage(requests=1, input_tokens=5),
+            )
+        ]
+    )
+    with pytest.raises(UnconsumedModelSteps) as raised:
+        model.assert_complete()
+    pending = raised.value.pending_steps[0]
+    assert pending.usage is not None
+    pending.usage.input_tokens = 999
+    pending.output[0].content[0].text = "changed"  # type: ignore[union-attr]
+
+    result = await run(Agent(name="Assistant", model=model), "Hi", streamed=False)
+
+    assert result.final_output == "original"
+    assert result.context_wrapper.usage.input_tokens == 5
+    with pytest.raises(UnconsumedModelSteps):
+        ScriptedModel([pending]).assert_complete()
+
+
+def test_a_model_step_freezes_the_lists_it_is_given() -> None:
+    output = [assistant_message("a")]
+    events: list[Any] = []
+    step = ModelStep.stream(events, output=output)
+
+    output.append(assistant_message("b"))
+    events.append("not an event")
+
+    assert isinstance(step.output, tuple)
+    assert len(step.output) == 1
+    assert step.stream_events == ()
+    ScriptedModel([step])
+
+
+# -- constructor arguments -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [1, 0, "yes", None, [True]])
+def test_emit_traces_must_be_a_bool(value: Any) -> None:
+    with pytest.raises(InvalidModelArgument) as raised:
+        ScriptedModel(emit_traces=value)
+
+    assert raised.value.argument == "emit_traces"
+    assert raised.value.expected == "a bool"
+    assert str(raised.value).startswith("Invalid argument emit_traces: expected a bool, got ")
+
+
+@pytest.mark.parametrize("value", [{"input_tokens": 1}, 5, "usage"])
+def test_default_usage_must_be_a_usage(value: Any) -> None:
+    with pytest.raises(InvalidModelArgument) as raised:
+        ScriptedModel(default_usage=value)
+
+    assert raised.value.argument == "default_usage"
+    assert isinstance(raised.value, ModelScriptError)
+
+
+def test_a_malformed_default_usage_names_the_field() -> None:
+    usage = Usage()
+    usage.output_tokens = [1]  # type: ignore[assignment]
+
+    with pytest.raises(InvalidModelArgument, match=r"default_usage\.output_tokens"):
+        ScriptedModel(default_usage=usage)
+
+
+@pytest.mark.parametrize("steps", [5, "text", {"output": []}, None, assistant_message("x")])
+def test_steps_that_are_not_a_sequence_of_steps_are_rejected(steps: Any) -> None:
+    with pytest.raises(InvalidModelStep) as raised:
+        ScriptedModel(steps)
+
+    assert raised.value.reason == "invalid_input"
+
+
+@pytest.mark.parametrize("how", ["enqueue", "extend"])
+@pytest.mark.asyncio
+async def test_steps_added_later_are_snapshotted_too(how: str, run: Any, streamed: bool) -> None:
+    message = assistant_message("as queued")
+    usage = Usage(requests=1, output_tokens=4)
+    step = {"output": [message], "usage": usage}
+    model = ScriptedModel()
+    if how == "enqueue":
+        model.enqueue(step)
+    else:
+        model.extend([step])
+
+    message.content[0].text = "changed"  # type: ignore[union-attr]
+    usage.output_tokens = 400
+
+    result = await run(Agent(name="Assistant", model=model), "Hi", streamed=streamed)
+
+    assert result.final_output == "as queued"
+    assert _raw_responses(result)[0].usage.output_tokens == 4

@@ -374,3 +374,131 @@ async def test_responder_may_choose_a_strict_stream_for_a_streamed_call(run: Any
     raw = [event.data for event in streamed.events if isinstance(event, RawResponsesStreamEvent)]
     assert raw == _strict_events("strict for streams")
     assert streamed.final_output == "strict for streams"
+
+
+def _without_lifecycle() -> dict[str, Any]:
+    return {
+        "custom_tool_call": {
+            "type": "custom_tool_call",
+            "call_id": "ct_1",
+            "name": "free",
+            "input": "text",
+        },
+        "code_interpreter_call": {
+            "type": "code_interpreter_call",
+            "id": "ci_1",
+            "container_id": "c_1",
+            "status": "completed",
+            "code": "print(1)",
+            "outputs": [],
+        },
+        "mcp_call": {
+            "type": "mcp_call",
+            "id": "mcp_1",
+            "name": "lookup",
+            "arguments": "{}",
+            "server_label": "docs",
+        },
+        "image_generation_call": {
+            "type": "image_generation_call",
+            "id": "ig_1",
+            "status": "completed",
+            "result": None,
+        },
+    }
+
+
+@pytest.mark.parametrize("kind", sorted(_without_lifecycle()))
+@pytest.mark.asyncio
+async def test_an_item_without_a_lifecycle_is_refused_only_when_a_streamed_call_reaches_it(
+    kind: str, run: Any
+) -> None:
+    step = ModelStep(output=[_without_lifecycle()[kind], assistant_message("Done.")])
+    model = ScriptedModel([[assistant_message("First.")], step])
+    agent = Agent(name="Assistant", model=model)
+
+    first = await run(agent, "Hi", streamed=True)
+    assert first.final_output == "First."
+    assert model.remaining_steps == 1
+    with pytest.raises(InvalidModelStep) as raised:
+        await run(agent, "Again", streamed=True)
+
+    assert raised.value.reason == "invalid_stream_events"
+    assert raised.value.input_index == 1
+    assert f"output item 1 has type '{kind}'" in str(raised.value)
+
+
+@pytest.mark.asyncio
+async def test_an_item_without_a_lifecycle_serves_a_non_streamed_run(run: Any) -> None:
+    image = _without_lifecycle()["image_generation_call"]
+    model = ScriptedModel([ModelStep(output=[image, assistant_message("Drawn.")])])
+
+    result = await run(Agent(name="Artist", model=model), "Draw", streamed=False)
+
+    assert result.final_output == "Drawn."
+    assert [item.type for item in result.raw_responses[0].output] == [
+        "image_generation_call",
+        "message",
+    ]
+
+
+@pytest.mark.asyncio
+async def test_strict_stream_events_are_frozen_when_queued(run: Any) -> None:
+    created = _strict_created()
+    completed = ResponseCompletedEvent(
+        type="response.completed",
+        sequence_number=1,
+        response=created.response.model_copy(
+            update={"status": "completed", "output": [assistant_message("Frozen.")]}
+        ),
+    )
+    events: list[Any] = [created, completed]
+    model = ScriptedModel([ModelStep.stream(events)])
+
+    created.response.id = "changed afterwards"
+    completed.response.output[0].content[0].text = "changed afterwards"  # type: ignore[union-attr]
+    events.append(created)
+
+    result = await run(Agent(name="Assistant", model=model), "Hi", streamed=True)
+
+    sent = [event.data for event in result.events if isinstance(event, RawResponsesStreamEvent)]
+    assert [event.type for event in sent] == ["response.created", "response.completed"]
+    assert sent[0].response.id == "resp_strict"
+    assert result.final_output == "Frozen."
+
+
+def _strict_created() -> ResponseCreatedEvent:
+    return ResponseCreatedEvent(
+        type="response.created",
+        sequence_number=0,
+        response=Response(
+            id="resp_strict",
+            object="response",
+            created_at=0.0,
+            model="scripted-model",
+            output=[],
+            parallel_tool_calls=False,
+            tool_choice="auto",
+            tools=[],
+            status="in_progress",
+        ),
+    )
+
+
+def test_an_output_item_given_as_a_stream_event_is_rejected() -> None:
+    with pytest.raises(InvalidModelStep) as raised:
+        ScriptedModel([ModelStep.stream([assistant_message("not an event")])])
+
+    assert raised.value.reason == "invalid_stream_events"
+    assert "stream event 1 is ResponseOutputMessage" in str(raised.value)
+
+
+@pytest.mark.asyncio
+async def test_a_factory_yielding_an_output_item_fails_with_our_error(run: Any) -> None:
+    async def factory(call: ModelCall) -> AsyncIterator[Any]:
+        yield assistant_message("not an event")
+
+    model = ScriptedModel([ModelStep.stream(factory)])
+
+    with pytest.raises(InvalidModelStep, match=r"^Invalid model step #1: stream event 1 is "):
+        await run(Agent(name="Assistant", model=model), "Hi", streamed=True)

@@ -2,17 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
-from agents import Agent, RunConfig
-from agents.testing import ModelStep, ScriptedModel, assistant_message
-from agents.tracing import TracingProcessor, get_trace_provider, set_trace_provider
+from agents import Agent, ModelSettings, ModelTracing, RunConfig
+from agents.testing import (
+    ModelCall,
+    ModelStep,
+    ScriptedModel,
+    assistant_message,
+)
+from agents.tracing import (
+    TracingProcessor,
+    custom_span,
+    get_current_span,
+    get_trace_provider,
+    set_trace_provider,
+    trace,
+)
 from agents.tracing.provider import DefaultTraceProvider
 from agents.tracing.span_data import GenerationSpanData
 from agents.tracing.spans import Span
 from agents.tracing.traces import Trace
+from openai.types.responses import Response, ResponseCreatedEvent
+
+from agents_testing.model import InvalidModelArgument
 
 
 class Recorder(TracingProcessor):
@@ -131,3 +146,114 @@ async def test_a_scripted_error_marks_its_generation_span(
     (span,) = [span for span in recorder.spans if isinstance(span.span_data, GenerationSpanData)]
     assert span.error is not None
     assert "RuntimeError: down" in span.error["message"]
+
+
+def _created() -> ResponseCreatedEvent:
+    return ResponseCreatedEvent(
+        type="response.created",
+        sequence_number=0,
+        response=Response(
+            id="resp_1",
+            object="response",
+            created_at=0.0,
+            model="scripted-model",
+            output=[],
+            parallel_tool_calls=False,
+            tool_choice="auto",
+            tools=[],
+            status="in_progress",
+        ),
+    )
+
+
+def _the_generation(recorder: Recorder) -> Span[Any]:
+    (span,) = [span for span in recorder.spans if isinstance(span.span_data, GenerationSpanData)]
+    return span
+
+
+@pytest.mark.asyncio
+async def test_a_failing_responder_marks_its_generation_span(
+    recorder: Recorder, run: Any, streamed: bool
+) -> None:
+    def responder(call: ModelCall) -> Any:
+        raise LookupError("no answer for this request")
+
+    model = ScriptedModel([ModelStep.respond(responder)], emit_traces=True)
+
+    with pytest.raises(LookupError):
+        await run(
+            Agent(name="Assistant", model=model),
+            "Hi",
+            streamed=streamed,
+            run_config=RunConfig(tracing_disabled=False),
+        )
+
+    error = _the_generation(recorder).error
+    assert error is not None
+    assert "no answer for this request" in error["message"]
+
+
+@pytest.mark.asyncio
+async def test_a_failing_stream_factory_marks_its_generation_span(
+    recorder: Recorder, run: Any
+) -> None:
+    async def factory(call: ModelCall) -> AsyncIterator[Any]:
+        yield _created()
+        raise LookupError("the stream broke")
+
+    model = ScriptedModel([ModelStep.stream(factory)], emit_traces=True)
+
+    with pytest.raises(LookupError):
+        await run(
+            Agent(name="Assistant", model=model),
+            "Hi",
+            streamed=True,
+            run_config=RunConfig(tracing_disabled=False),
+        )
+
+    error = _the_generation(recorder).error
+    assert error is not None
+    assert "the stream broke" in error["message"]
+
+
+@pytest.mark.asyncio
+async def test_the_span_is_current_only_while_the_stream_factory_is_advanced(
+    recorder: Recorder,
+) -> None:
+    seen_by_factory: list[Any] = []
+    seen_between_events: list[Any] = []
+
+    async def factory(call: ModelCall) -> AsyncIterator[Any]:
+        for _ in range(2):
+            seen_by_factory.append(get_current_span())
+            yield _created()
+
+    model = ScriptedModel([ModelStep.stream(factory)], emit_traces=True)
+
+    with trace("outer"), custom_span("runner work") as outer:
+        stream = model.stream_response(
+            None,
+            "hi",
+            ModelSettings(),
+            [],
+            None,
+            [],
+            ModelTracing.ENABLED,
+            previous_response_id=None,
+            conversation_id=None,
+            prompt=None,
+        )
+        async for _ in stream:
+            seen_between_events.append(get_current_span())
+        after = get_current_span()
+
+    generation = _the_generation(recorder)
+    assert [span.span_id for span in seen_by_factory] == [generation.span_id] * 2
+    assert seen_between_events == [outer, outer]
+    assert after is outer
+    assert generation.parent_id == outer.span_id
+
+
+def test_emit_traces_false_is_the_default_and_must_be_a_bool() -> None:
+    with pytest.raises(InvalidModelArgument, match="emit_traces"):
+        ScriptedModel(emit_traces="true")  # type: ignore[arg-type]

@@ -149,6 +149,24 @@ def function_arguments_done_has_name() -> bool:
     return "name" in ResponseFunctionCallArgumentsDoneEvent.model_fields
 
 
+__all__ += ["streamed_usage_attributes"]
+
+
+@lru_cache(maxsize=1)
+def streamed_usage_attributes() -> tuple[str | None, str | None]:
+    """Private attribute names through which a streamed response hands the runner an exact
+    ``Usage`` (on its ``usage``) and a raw usage snapshot (on the response); ``None`` where
+    the installed SDK rebuilds usage from the token counts alone."""
+    import agents.usage
+
+    normalized = getattr(agents.usage, "_NORMALIZED_USAGE_ATTRIBUTE", None)
+    raw = getattr(agents.usage, "_RAW_USAGE_ATTRIBUTE", None)
+    return (
+        normalized if isinstance(normalized, str) else None,
+        raw if isinstance(raw, str) else None,
+    )
+
+
 # --- Realtime boundary ---
 
 __all__ += ["realtime_has_conditional_send", "realtime_has_output_text_events"]

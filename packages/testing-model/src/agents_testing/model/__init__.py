@@ -12,6 +12,9 @@ from agents_testing.core._lazy import lazy_exports
 if TYPE_CHECKING:
     from ._call import ModelCall
     from ._errors import (
+        InvalidModelArgument as InvalidModelArgument,
+    )
+    from ._errors import (
         InvalidModelStep,
         ModelScriptError,
         UnconsumedModelSteps,
@@ -34,6 +37,9 @@ __all__ = [
     "function_call",
 ]
 
+# ``InvalidModelArgument`` is served here but joins ``__all__`` (and so ``agents.testing``)
+# once the import bridge's symbol table lists it.
+
 # Names are imported on first use, so that loading the package (as a pytest plugin, for
 # one) does not import the SDK.
 if not TYPE_CHECKING:
@@ -41,6 +47,7 @@ if not TYPE_CHECKING:
         __name__,
         globals(),
         {
+            "InvalidModelArgument": "._errors",
             "InvalidModelStep": "._errors",
             "ModelCall": "._call",
             "ModelScriptError": "._errors",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from agents_testing.core import SnapshotCache, detach
+from agents_testing.core import SnapshotCache, detach, safe_repr
 
 if TYPE_CHECKING:
     from agents.agent_output import AgentOutputSchemaBase
@@ -164,6 +164,6 @@ class ModelCall:
         size = "str" if isinstance(self._input, str) else f"{len(self._input)} items"
         return (
             f"ModelCall(streamed={self._streamed}, input=<{size}>, "
-            f"tools={[getattr(tool, 'name', tool) for tool in self._tools]!r}, "
-            f"system_instructions={self._system_instructions!r})"
+            f"tools={safe_repr([getattr(tool, 'name', tool) for tool in self._tools])}, "
+            f"system_instructions={safe_repr(self._system_instructions)})"
         )

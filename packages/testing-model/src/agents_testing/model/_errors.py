@@ -3,6 +3,13 @@
 Every error inherits :class:`ModelScriptError` and one of the core kind bases, so a
 test can catch "any model script problem" or "any leftover step of any double".
 Index fields are 0-based; messages count calls and steps from 1.
+
+Message shapes are stable so that tests can ``match=`` on them:
+
+- ``InvalidModelStep``: ``"Invalid model step #N: <what is wrong>"``;
+- ``UnexpectedModelCall``: ``"Unexpected model call #N: the script has no step left ..."``;
+- ``UnconsumedModelSteps``: ``"N scripted model step(s) were not consumed ..."``;
+- ``InvalidModelArgument``: ``"Invalid argument <name>: expected <type>, got <value>."``.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ if TYPE_CHECKING:
     from ._step import ModelStep
 
 __all__ = [
+    "InvalidModelArgument",
     "InvalidModelStep",
     "InvalidModelStepReason",
     "ModelScriptError",
@@ -60,7 +68,7 @@ class InvalidModelStep(ModelScriptError, InvalidStepError):
         self.reason = reason
         self.input_index = input_index
         self.detail = detail
-        super().__init__(f"Model step {ordinal(input_index)} is invalid ({reason}): {detail}")
+        super().__init__(f"Invalid model step #{ordinal(input_index)}: {detail}")
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.reason, self.input_index, self.detail))
@@ -78,9 +86,9 @@ class UnexpectedModelCall(ModelScriptError, UnexpectedCallError):
         self.call_index = call_index
         mode = "streamed" if call.streamed else "non-streamed"
         super().__init__(
-            f"Unexpected model call {ordinal(call_index)} ({mode}): every scripted step "
-            f"was already used. Add a step for this call (constructor, enqueue() or "
-            f"extend()) or find out why the workflow made another model request."
+            f"Unexpected model call #{ordinal(call_index)}: the script has no step left "
+            f"({mode} call). Add a step for it (constructor, enqueue() or extend()) or "
+            f"find out why the workflow made another model request."
         )
 
     def __reduce__(self) -> tuple[object, ...]:
@@ -91,7 +99,9 @@ class UnconsumedModelSteps(ModelScriptError, UnconsumedStepsError):
     """``assert_complete()`` found scripted steps the workflow never used.
 
     ``remaining_steps`` is how many are left (the same number as
-    ``ScriptedModel.remaining_steps``); ``pending_steps`` holds them, in script order.
+    ``ScriptedModel.remaining_steps``); ``pending_steps`` holds copies of them, in
+    script order (changing them changes nothing queued); ``consumed`` is how many
+    steps were used.
     """
 
     remaining_steps: int
@@ -103,11 +113,28 @@ class UnconsumedModelSteps(ModelScriptError, UnconsumedStepsError):
         first = ordinal(consumed)
         noun = "step was" if self.remaining_steps == 1 else "steps were"
         super().__init__(
-            f"{self.remaining_steps} scripted model {noun} never used (the workflow "
-            f"stopped after {consumed} model call(s); the first unused one is step "
-            f"{first} of the script). Check why the workflow ended early, or remove "
-            f"the extra steps."
+            f"{self.remaining_steps} scripted model {noun} not consumed (the first is "
+            f"step #{first}; the workflow made {consumed} model call(s)). Check why the "
+            f"workflow ended early, or remove the extra steps."
         )
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.pending_steps, self.consumed))
+
+
+class InvalidModelArgument(ModelScriptError, TypeError):
+    """A constructor or builder argument had the wrong type or value.
+
+    ``argument`` names it (``"emit_traces"``, ``"function_call(item_id)"``, ...) and
+    ``expected`` says what it must be. It is also a ``TypeError``, as Python raises for
+    a wrong argument.
+    """
+
+    def __init__(self, argument: str, expected: str, got: str) -> None:
+        self.argument = argument
+        self.expected = expected
+        self.got = got
+        super().__init__(f"Invalid argument {argument}: expected {expected}, got {got}.")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.argument, self.expected, self.got))

@@ -16,7 +16,8 @@ from openai.types.responses import (
     ResponseOutputText,
 )
 
-from ._errors import ModelScriptError
+from ._errors import InvalidModelArgument
+from ._validation import describe
 
 __all__ = ["assistant_message", "function_call"]
 
@@ -26,9 +27,9 @@ DEFAULT_MESSAGE_ID = "msg_scripted"
 def assistant_message(text: str, *, item_id: str = DEFAULT_MESSAGE_ID) -> ResponseOutputMessage:
     """A completed assistant message whose only content is ``text``."""
     if not isinstance(text, str):
-        raise ModelScriptError(
-            f"assistant_message() takes the message text as a str, got {type(text).__name__}."
-        )
+        raise InvalidModelArgument("assistant_message(text)", "a str", describe(text))
+    if not isinstance(item_id, str):
+        raise InvalidModelArgument("assistant_message(item_id)", "a str", describe(item_id))
     return ResponseOutputMessage(
         id=item_id,
         type="message",
@@ -48,26 +49,29 @@ def function_call(
 ) -> ResponseFunctionToolCall:
     """A completed call of the tool ``name``; a mapping of arguments is JSON-encoded."""
     if not isinstance(name, str) or not name:
-        raise ModelScriptError("function_call() needs the tool name as a non-empty str.")
+        raise InvalidModelArgument("function_call(name)", "a non-empty str", describe(name))
     if not isinstance(call_id, str) or not call_id:
-        raise ModelScriptError(
-            "function_call() needs a non-empty call_id: the runner matches the tool "
-            "output to the call by it."
-        )
+        # The runner matches the tool output to the call by it.
+        raise InvalidModelArgument("function_call(call_id)", "a non-empty str", describe(call_id))
+    for argument, value in (("item_id", item_id), ("namespace", namespace)):
+        if value is not None and not isinstance(value, str):
+            raise InvalidModelArgument(
+                f"function_call({argument})", "a str or None", describe(value)
+            )
     if isinstance(arguments, Mapping):
         try:
             encoded = json.dumps(dict(arguments))
-        except (TypeError, ValueError) as error:
-            raise ModelScriptError(
-                f"function_call({name!r}) arguments are not JSON-serializable: {error}. "
-                "Pass JSON-compatible values or an already encoded str."
+        except Exception as error:
+            raise InvalidModelArgument(
+                "function_call(arguments)",
+                "JSON-compatible values (or an already encoded str)",
+                f"values that cannot be encoded ({type(error).__name__})",
             ) from None
     elif isinstance(arguments, str):
         encoded = arguments
     else:
-        raise ModelScriptError(
-            f"function_call({name!r}) arguments must be a str or a mapping, "
-            f"got {type(arguments).__name__}."
+        raise InvalidModelArgument(
+            "function_call(arguments)", "a str or a mapping", describe(arguments)
         )
     fields: dict[str, Any] = {}
     if namespace is not None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+import asyncio
+from collections.abc import AsyncIterator, Iterable
+from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
 
 from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
@@ -12,13 +12,24 @@ from agents.models.interface import Model, ModelTracing
 from agents.usage import Usage
 from pydantic import BaseModel
 
-from agents_testing.core import SnapshotCache, StepScript, compat, detach, ordinal
+from agents_testing.core import SnapshotCache, StepScript, compat, detach, ordinal, safe_repr
 
 from ._call import ModelCall
-from ._errors import InvalidModelStep, ModelScriptError, UnconsumedModelSteps, UnexpectedModelCall
-from ._step import ModelStep, QueuedStep, StepInput, check_stream_event, normalize_step
-from ._streaming import SCRIPTED_MODEL_NAME, lifecycle_events, unstreamable_item
-from ._tracing import generation_tracing
+from ._errors import (
+    InvalidModelArgument,
+    InvalidModelStep,
+    UnconsumedModelSteps,
+    UnexpectedModelCall,
+)
+from ._resolve import resolve_step, strict_events
+from ._step import ModelStep, QueuedStep, StepInput, copy_step, normalize_step
+from ._streaming import (
+    SCRIPTED_MODEL_NAME,
+    lifecycle_events,
+    unstreamable_item,
+)
+from ._tracing import GenerationTrace, start_generation
+from ._validation import ValueProblem, checked_usage, describe
 
 if TYPE_CHECKING:
     from agents.agent_output import AgentOutputSchemaBase
@@ -50,18 +61,23 @@ class ScriptedModel(Model):
         emit_traces: bool = False,
         default_usage: Usage | None = None,
     ) -> None:
-        if default_usage is not None and not isinstance(default_usage, Usage):
-            raise ModelScriptError(
-                f"default_usage must be an agents.Usage or None, got "
-                f"{type(default_usage).__name__}."
-            )
+        if not isinstance(emit_traces, bool):
+            raise InvalidModelArgument("emit_traces", "a bool", describe(emit_traces))
+        self._default_usage: Usage | None = None
+        if default_usage is not None:
+            try:
+                self._default_usage = checked_usage(default_usage, "default_usage")
+            except ValueProblem as problem:
+                raise InvalidModelArgument(
+                    "default_usage", "an agents.Usage or None", str(problem)
+                ) from None
         self._script: StepScript[QueuedStep] = StepScript(_normalize_all(steps))
         self._calls: list[ModelCall] = []
         self._cache = SnapshotCache()
-        self._emit_traces = bool(emit_traces)
-        self._default_usage = None if default_usage is None else detach(default_usage)
-        # id(error) -> (error, advice); the error is kept so the id cannot be reused.
-        self._advice: dict[int, tuple[BaseException, ModelRetryAdvice]] = {}
+        self._emit_traces = emit_traces
+        # The last scripted error with its advice, and the scripted error being raised.
+        self._advice: tuple[BaseException, ModelRetryAdvice] | None = None
+        self._scripted_failure: BaseException | None = None
 
     # -- scripting -----------------------------------------------------------------
 
@@ -102,7 +118,7 @@ class ScriptedModel(Model):
         """Raise :class:`UnconsumedModelSteps` if any scripted step was never used."""
         self._script.assert_complete(
             lambda pending: UnconsumedModelSteps(
-                tuple(queued.step for queued in pending), self._script.consumed
+                tuple(copy_step(queued.step) for queued in pending), self._script.consumed
             )
         )
 
@@ -135,17 +151,28 @@ class ScriptedModel(Model):
             prompt,
             streamed=False,
         )
-        with self._span(call) as span:
-            step, exact = await _resolve(call, queued)
-            if step.error is not None:
-                raise self._failure(step)
-            response = self._model_response(step, exact, index)
-            span.finish_response(response.output, response.usage)
-            return response
+        trace = self._trace(call)
+        try:
+            with trace.current():
+                step, auto_id = await resolve_step(call, queued)
+                if step.error is not None:
+                    raise self._failure(step)
+                response = self._model_response(step, auto_id, index, model_settings)
+                trace.finish_response(response.output, response.usage)
+                return response
+        except BaseException as error:
+            self._failed(error, trace)
+            raise
+        finally:
+            trace.end()
 
     def get_retry_advice(self, request: ModelRetryAdviceRequest) -> ModelRetryAdvice | None:
-        """The advice scripted with ``ModelStep.raise_error`` for exactly that error."""
-        known = self._advice.get(id(request.error))
+        """The advice scripted with ``ModelStep.raise_error`` for exactly that error.
+
+        Only the most recent failure can carry advice: a later failure of any other kind
+        (a responder or stream factory raising, for one) clears it.
+        """
+        known = self._advice
         if known is not None and known[0] is request.error:
             return known[1]
         return None
@@ -177,29 +204,39 @@ class ScriptedModel(Model):
             prompt,
             streamed=True,
         )
-        with self._span(call) as span:
-            step, exact = await _resolve(call, queued)
-            if step.error is not None:
-                raise self._failure(step)
+        trace = self._trace(call)
+        try:
+            with trace.current():
+                step, auto_id = await resolve_step(call, queued)
+                if step.error is not None:
+                    raise self._failure(step)
             if step.stream_events is not None:
-                async for event in _strict_events(step, call, queued.input_index):
-                    yield event
+                async with aclosing(strict_events(step, call, queued.input_index, trace)) as events:
+                    async for event in events:
+                        yield event
                 return
-            response = self._model_response(step, exact, index)
-            _require_lifecycle(response, queued.input_index)
-            # Built in one go, then handed out: the runner does a lot of work between
-            # two events, and building each one on demand would run on cold caches.
-            events = list(
-                lifecycle_events(
-                    response.response_id or "",
-                    response.output,
-                    response.usage,
-                    response.request_id,
+            with trace.current():
+                response = self._model_response(step, auto_id, index, model_settings)
+                output = _streamable_output(response, queued.input_index)
+                # Built in one go, then handed out: the runner does a lot of work between
+                # two events, and building each one on demand would run on cold caches.
+                lifecycle = list(
+                    lifecycle_events(
+                        response.response_id,
+                        output,
+                        response.usage,
+                        response.request_id,
+                        _raw_usage_if_asked(step, model_settings),
+                    )
                 )
-            )
-            for event in events:
+            for event in lifecycle:
                 yield event
-            span.finish_response(response.output, response.usage)
+            trace.finish_response(output, response.usage)
+        except BaseException as error:
+            self._failed(error, trace)
+            raise
+        finally:
+            trace.end()
 
     # -- internals -----------------------------------------------------------------
 
@@ -242,14 +279,24 @@ class ScriptedModel(Model):
             raise UnexpectedModelCall(call, index)
         return call, index, queued
 
-    def _failure(self, step: ModelStep) -> BaseException:
+    def _failure(self, step: ModelStep) -> Exception:
         error = step.error
         assert error is not None
-        if step.retry_advice is not None:
-            self._advice[id(error)] = (error, step.retry_advice)
+        self._scripted_failure = error
+        self._advice = None if step.retry_advice is None else (error, step.retry_advice)
         return error
 
-    def _model_response(self, step: ModelStep, exact: bool, index: int) -> ModelResponse:
+    def _failed(self, error: BaseException, trace: GenerationTrace) -> None:
+        # Advice belongs to the scripted error it came with; any other failure clears it.
+        if error is not self._scripted_failure:
+            self._advice = None
+        self._scripted_failure = None
+        if not isinstance(error, (GeneratorExit, asyncio.CancelledError)):
+            trace.record_error(error)
+
+    def _model_response(
+        self, step: ModelStep, auto_id: bool, index: int, settings: ModelSettings
+    ) -> ModelResponse:
         if step.usage is not None:
             usage = detach(step.usage)
         elif self._default_usage is not None:
@@ -257,11 +304,12 @@ class ScriptedModel(Model):
         else:
             usage = Usage(requests=1)
         response_id = step.response_id
-        if response_id is None and not exact:
+        if response_id is None and auto_id:
             response_id = f"resp_scripted_{ordinal(index)}"
         extra: dict[str, Any] = {}
-        if _HAS_RAW_USAGE and step.raw_usage is not None:
-            extra["raw_usage"] = detach(dict(step.raw_usage))
+        raw_usage = _raw_usage_if_asked(step, settings)
+        if _HAS_RAW_USAGE and raw_usage is not None:
+            extra["raw_usage"] = raw_usage
         return ModelResponse(
             output=list(step.output),
             usage=usage,
@@ -270,15 +318,13 @@ class ScriptedModel(Model):
             **extra,
         )
 
-    @contextmanager
-    def _span(self, call: ModelCall) -> Iterator[Any]:
-        with generation_tracing(
+    def _trace(self, call: ModelCall) -> GenerationTrace:
+        return start_generation(
             enabled=self._emit_traces and not call.tracing.is_disabled(),
             include_data=call.tracing.include_data(),
             call=call,
             model_name=SCRIPTED_MODEL_NAME,
-        ) as span:
-            yield span
+        )
 
 
 def _normalize_all(steps: Iterable[StepInput]) -> list[QueuedStep]:
@@ -286,7 +332,7 @@ def _normalize_all(steps: Iterable[StepInput]) -> list[QueuedStep]:
         raise InvalidModelStep(
             "invalid_input",
             0,
-            f"steps must be a sequence of steps, got {type(steps).__name__}; wrap a single "
+            f"steps must be a sequence of steps, got {describe(steps)}; wrap a single "
             f"step in a list, e.g. ScriptedModel([[assistant_message('...')]]).",
         )
     if isinstance(steps, BaseModel):
@@ -299,64 +345,23 @@ def _normalize_all(steps: Iterable[StepInput]) -> list[QueuedStep]:
     return [normalize_step(step, index) for index, step in enumerate(steps)]
 
 
-async def _resolve(call: ModelCall, queued: QueuedStep) -> tuple[ModelStep, bool]:
-    """The step that answers ``call``; a responder's result is validated like a step."""
-    step = queued.step
-    if step.responder is None:
-        return step, queued.exact
-    result = step.responder(call)
-    if inspect.isawaitable(result):
-        result = await result
-    resolved = normalize_step(result, queued.input_index)
-    if resolved.step.responder is not None:
-        raise InvalidModelStep(
-            "invalid_responder",
-            queued.input_index,
-            "the responder returned another responder step; return a response form "
-            "(output items, a step dict, a ModelStep, a ModelResponse or an exception).",
-        )
-    return resolved.step, resolved.exact
+def _raw_usage_if_asked(step: ModelStep, settings: ModelSettings) -> dict[str, Any] | None:
+    # Reported only when the run asks for raw usage, as provider models do.
+    if step.raw_usage is None or getattr(settings, "preserve_raw_usage", None) is not True:
+        return None
+    return detach(dict(step.raw_usage))
 
 
-async def _strict_events(
-    step: ModelStep, call: ModelCall, input_index: int
-) -> AsyncIterator[TResponseStreamEvent]:
-    events: Any = step.stream_events
-    if not callable(events):
-        for event in events:
-            yield event
-        return
-    produced = events(call)
-    position = 0
-    if hasattr(produced, "__aiter__"):
-        async for event in produced:
-            check_stream_event(event, position, input_index)
-            position += 1
-            yield event
-        return
-    if inspect.isawaitable(produced):
-        produced = await produced
-    if not isinstance(produced, Sequence) or isinstance(produced, (str, bytes)):
-        raise InvalidModelStep(
-            "invalid_stream_events",
-            input_index,
-            f"the stream_events factory returned {type(produced).__name__}; it must be an "
-            f"async generator of events or an async function returning a sequence of them.",
-        )
-    for position, event in enumerate(produced):
-        check_stream_event(event, position, input_index)
-        yield event
-
-
-def _require_lifecycle(response: ModelResponse, input_index: int) -> None:
+def _streamable_output(response: ModelResponse, input_index: int) -> list[Any]:
     bad = unstreamable_item(response.output)
     if bad is not None:
         position, kind = bad
         raise InvalidModelStep(
             "invalid_stream_events",
             input_index,
-            f"output item {position + 1} has type {kind!r}, which has no automatic "
-            f"streaming lifecycle (only assistant messages, reasoning, function calls and "
-            f"apply-patch calls do). For a streamed run, script this step with "
+            f"output item {position + 1} has type {safe_repr(kind, 40)}, which has no "
+            f"automatic streaming lifecycle (only assistant messages, reasoning, function "
+            f"calls and apply-patch calls do). For a streamed run, script this step with "
             f"ModelStep.stream(events, output=[...]) and give its exact events.",
         )
+    return list(response.output)

@@ -8,17 +8,25 @@ middle of a run.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict, Union
 
 from agents.items import ModelResponse, TResponseOutputItem, TResponseStreamEvent
 from agents.retry import ModelRetryAdvice
 from agents.usage import Usage
-from pydantic import BaseModel
 
-from agents_testing.core import detach
+from agents_testing.core import detach, exception_problem, safe_repr
 
 from ._errors import InvalidModelStep
+from ._validation import (
+    STREAM_EVENT_CLASSES,
+    ValueProblem,
+    checked_json,
+    checked_output_item,
+    checked_usage,
+    describe,
+)
 
 if TYPE_CHECKING:
     from ._call import ModelCall
@@ -31,7 +39,9 @@ __all__ = [
     "StepInput",
     "StreamEventsFactory",
     "check_stream_event",
+    "copy_step",
     "normalize_step",
+    "responder_signature_known",
 ]
 
 StreamEventsFactory = Callable[
@@ -53,7 +63,7 @@ class ModelStepSpec(TypedDict, total=False):
     response_id: str
     request_id: str
     raw_usage: Mapping[str, Any]
-    error: BaseException
+    error: Exception
     responder: Responder
     stream_events: Sequence[TResponseStreamEvent] | StreamEventsFactory
     retry_advice: ModelRetryAdvice
@@ -65,7 +75,7 @@ StepInput = Union[
     Mapping[str, Any],
     ModelResponse,
     Sequence[TResponseOutputItem],
-    BaseException,
+    Exception,
 ]
 """Anything :class:`ScriptedModel` accepts as one step."""
 
@@ -77,8 +87,10 @@ class ModelStep:
     """What one model call returns, raises or derives from the request.
 
     Build it with keyword fields (the same names as :class:`ModelStepSpec`) or with
-    :meth:`respond`, :meth:`stream` and :meth:`raise_error`. Unset ``usage`` and
-    ``response_id`` get deterministic defaults for one request.
+    :meth:`respond`, :meth:`stream` and :meth:`raise_error`. Unset ``usage`` gets a
+    usage of one request; ``response_id`` stays as given (``None``: no id), only the
+    output-sequence shorthand gets a deterministic id. Sequences are frozen into tuples
+    when the step is made.
     """
 
     output: Sequence[TResponseOutputItem] = ()
@@ -86,10 +98,19 @@ class ModelStep:
     response_id: str | None = None
     request_id: str | None = None
     raw_usage: Mapping[str, Any] | None = None
-    error: BaseException | None = None
+    error: Exception | None = None
     responder: Responder | None = None
     stream_events: Sequence[TResponseStreamEvent] | StreamEventsFactory | None = None
     retry_advice: ModelRetryAdvice | None = None
+
+    def __post_init__(self) -> None:
+        # A list handed in stays the test's own: the step keeps a tuple of its items,
+        # so appending to the list later does not change the step. Validation comes
+        # later, when the step is queued, where the error can name the step.
+        for name in ("output", "stream_events"):
+            value = getattr(self, name)
+            if isinstance(value, list):
+                object.__setattr__(self, name, tuple(value))
 
     @classmethod
     def respond(cls, responder: Responder) -> ModelStep:
@@ -110,7 +131,7 @@ class ModelStep:
 
     @classmethod
     def raise_error(
-        cls, error: BaseException, *, retry_advice: ModelRetryAdvice | None = None
+        cls, error: Exception, *, retry_advice: ModelRetryAdvice | None = None
     ) -> ModelStep:
         """A step whose call raises ``error``; ``get_retry_advice`` reports ``retry_advice``."""
         return cls(error=error, retry_advice=retry_advice)
@@ -118,15 +139,19 @@ class ModelStep:
 
 @dataclasses.dataclass(frozen=True)
 class QueuedStep:
-    """A validated step with its origin; ``exact`` keeps an unset response id unset."""
+    """A validated step with its origin; ``auto_id`` gives it a deterministic response id."""
 
     step: ModelStep
     input_index: int
-    exact: bool = False
+    auto_id: bool = False
 
 
 def normalize_step(value: object, index: int) -> QueuedStep:
-    """Validate one step in any accepted form; raise :class:`InvalidModelStep` if malformed."""
+    """Validate one step in any accepted form; raise :class:`InvalidModelStep` if malformed.
+
+    The result is a snapshot: nothing in it is shared with the objects the test holds,
+    apart from callables and the exception to raise.
+    """
     if isinstance(value, ModelStep):
         return QueuedStep(_validated(value, index), index)
     if isinstance(value, ModelResponse):
@@ -137,21 +162,21 @@ def normalize_step(value: object, index: int) -> QueuedStep:
             request_id=getattr(value, "request_id", None),
             raw_usage=getattr(value, "raw_usage", None),
         )
-        return QueuedStep(_validated(step, index), index, exact=True)
+        return QueuedStep(_validated(step, index), index)
     if isinstance(value, BaseException):
-        return QueuedStep(ModelStep(error=value), index)
+        return QueuedStep(_validated(ModelStep(error=value), index), index)  # type: ignore[arg-type]
     if isinstance(value, Mapping):
-        unknown = sorted(str(key) for key in value if key not in _SPEC_KEYS)
+        unknown = [key for key in value if key not in _SPEC_KEYS]
         if unknown:
             raise InvalidModelStep(
                 "unsupported_field",
                 index,
-                f"unknown key(s) {', '.join(map(repr, unknown))}; a step dict may only "
-                f"use {', '.join(sorted(_SPEC_KEYS))}.",
+                f"unknown key(s) {', '.join(safe_repr(key, 40) for key in unknown)}; a step "
+                f"dict may only use {', '.join(sorted(_SPEC_KEYS))}.",
             )
         return QueuedStep(_validated(ModelStep(**value), index), index)
     if isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray)):
-        return QueuedStep(_validated(ModelStep(output=value), index), index)
+        return QueuedStep(_validated(ModelStep(output=value), index), index, auto_id=True)
     if isinstance(value, type) and issubclass(value, BaseException):
         raise InvalidModelStep(
             "invalid_error",
@@ -162,30 +187,49 @@ def normalize_step(value: object, index: int) -> QueuedStep:
     raise InvalidModelStep(
         "invalid_input",
         index,
-        f"got {type(value).__name__}; a step is a ModelStep, a step dict, a ModelResponse, "
+        f"got {describe(value)}; a step is a ModelStep, a step dict, a ModelResponse, "
         f"a sequence of output items (e.g. [assistant_message('...')]) or an exception.",
     )
 
 
+def copy_step(step: ModelStep) -> ModelStep:
+    """A copy of a queued step to hand out: changing it changes nothing queued."""
+    events = step.stream_events
+    return dataclasses.replace(
+        step,
+        output=tuple(detach(item) for item in step.output),
+        usage=None if step.usage is None else detach(step.usage),
+        raw_usage=None if step.raw_usage is None else detach(step.raw_usage),
+        stream_events=events if events is None or callable(events) else detach(events),
+        retry_advice=None if step.retry_advice is None else detach(step.retry_advice),
+    )
+
+
 def _validated(step: ModelStep, index: int) -> ModelStep:
+    try:
+        return _checked(step, index)
+    except ValueProblem as problem:
+        raise InvalidModelStep("invalid_input", index, str(problem)) from None
+
+
+def _checked(step: ModelStep, index: int) -> ModelStep:
     output = _output_items(step.output, index)
-    _check_optional(step.usage, Usage, "usage", index)
+    usage = None if step.usage is None else checked_usage(step.usage, "usage")
     _check_optional(step.response_id, str, "response_id", index)
     _check_optional(step.request_id, str, "request_id", index)
-    _check_optional(step.raw_usage, Mapping, "raw_usage", index)
-    if step.error is not None and not isinstance(step.error, BaseException):
-        raise InvalidModelStep(
-            "invalid_error",
-            index,
-            f"error must be an exception instance, got {_describe(step.error)}.",
-        )
-    if step.responder is not None and not callable(step.responder):
-        raise InvalidModelStep(
-            "invalid_responder",
-            index,
-            f"responder must be a sync or async callable taking the ModelCall, "
-            f"got {_describe(step.responder)}.",
-        )
+    raw_usage = None
+    if step.raw_usage is not None:
+        if not isinstance(step.raw_usage, Mapping):
+            raise ValueProblem(
+                f"raw_usage must be a mapping or None, got {describe(step.raw_usage)}."
+            )
+        raw_usage = checked_json(step.raw_usage, "raw_usage")
+    if step.error is not None:
+        _check_error(step.error, index)
+    if step.responder is not None:
+        problem = responder_problem(step.responder)
+        if problem is not None:
+            raise InvalidModelStep("invalid_responder", index, problem)
     events = _stream_events(step.stream_events, index)
     if step.retry_advice is not None:
         if not isinstance(step.retry_advice, ModelRetryAdvice):
@@ -193,7 +237,7 @@ def _validated(step: ModelStep, index: int) -> ModelStep:
                 "invalid_retry_advice",
                 index,
                 f"retry_advice must be an agents.ModelRetryAdvice, got "
-                f"{_describe(step.retry_advice)}.",
+                f"{describe(step.retry_advice)}.",
             )
         if step.error is None:
             raise InvalidModelStep(
@@ -206,65 +250,115 @@ def _validated(step: ModelStep, index: int) -> ModelStep:
     return dataclasses.replace(
         step,
         output=output,
-        raw_usage=None if step.raw_usage is None else detach(dict(step.raw_usage)),
+        usage=usage,
+        raw_usage=raw_usage,
         stream_events=events,
         retry_advice=None if step.retry_advice is None else detach(step.retry_advice),
     )
 
 
-def _output_items(output: object, index: int) -> tuple[TResponseOutputItem, ...]:
-    if not isinstance(output, Sequence) or isinstance(output, (str, bytes, bytearray)):
+def _check_error(error: object, index: int) -> None:
+    if isinstance(error, type) and issubclass(error, BaseException):
         raise InvalidModelStep(
-            "invalid_input",
+            "invalid_error",
             index,
-            f"output must be a sequence of output items, got {_describe(output)}.",
+            f"error is the exception class {error.__name__}; pass an instance such as "
+            f"{error.__name__}('...').",
         )
-    for position, item in enumerate(output):
-        if not (isinstance(item, BaseModel) and isinstance(getattr(item, "type", None), str)):
-            raise InvalidModelStep(
-                "invalid_input",
-                index,
-                f"output item {position + 1} is {_describe(item)}; output items are the "
-                f"SDK's normalized models (openai.types.responses), e.g. "
-                f"assistant_message('...') or function_call(...).",
-            )
-    # Snapshot at queue time: later edits of the test's objects do not leak into runs.
-    return tuple(item.model_copy(deep=True) for item in output)
+    # A BaseException that is not an Exception (KeyboardInterrupt, SystemExit,
+    # CancelledError, GeneratorExit, ...) would escape the runner's error handling and
+    # can leave a streamed run waiting forever, so it cannot be scripted.
+    problem = exception_problem(error)
+    if problem is not None:
+        raise InvalidModelStep("invalid_error", index, f"error: {problem}.")
+
+
+def responder_problem(responder: object, what: str = "responder") -> str | None:
+    """Why ``responder`` cannot be called with one ``ModelCall``, when that can be told now."""
+    if not callable(responder):
+        return (
+            f"{what} must be a sync or async callable taking the ModelCall, "
+            f"got {describe(responder)}."
+        )
+    if isinstance(responder, type) and issubclass(responder, BaseException):
+        return (
+            f"{what} is the exception class {responder.__name__}; to fail the call use "
+            f"ModelStep.raise_error({responder.__name__}('...')), or return an exception "
+            f"from a responder function."
+        )
+    signature = _signature(responder)
+    if signature is None:
+        return None
+    try:
+        signature.bind(None)
+    except TypeError:
+        name = getattr(responder, "__qualname__", None) or type(responder).__name__
+        return (
+            f"{what} {safe_repr(name, 60)}{safe_repr(str(signature), 80)} cannot be "
+            f"called with the ModelCall as its only argument."
+        )
+    return None
+
+
+def responder_signature_known(responder: object) -> bool:
+    """Whether the responder's parameters could be checked when its step was queued."""
+    return _signature(responder) is not None
+
+
+def _signature(value: object) -> inspect.Signature | None:
+    try:
+        return inspect.signature(value)  # type: ignore[arg-type]
+    except Exception:
+        # Builtins and some C callables have no signature: checked when called instead.
+        return None
+
+
+def _output_items(output: object, index: int) -> tuple[Any, ...]:
+    if not isinstance(output, Sequence) or isinstance(output, (str, bytes, bytearray)):
+        raise ValueProblem(f"output must be a sequence of output items, got {describe(output)}.")
+    return tuple(
+        checked_output_item(item, f"output item {position + 1}")
+        for position, item in enumerate(output)
+    )
 
 
 def _stream_events(events: object, index: int) -> Any:
-    if events is None or callable(events):
+    if events is None:
+        return None
+    if callable(events):
+        problem = responder_problem(events, "stream_events factory")
+        if problem is not None:
+            raise InvalidModelStep("invalid_stream_events", index, problem)
         return events
     if not isinstance(events, Sequence) or isinstance(events, (str, bytes, bytearray)):
         raise InvalidModelStep(
             "invalid_stream_events",
             index,
             f"stream_events must be a sequence of normalized stream events or an async "
-            f"factory taking the ModelCall, got {_describe(events)}.",
+            f"factory taking the ModelCall, got {describe(events)}.",
         )
     for position, event in enumerate(events):
         check_stream_event(event, position, index)
-    return tuple(events)
+    # Frozen: the queued events are private copies, never the test's own objects.
+    return tuple(event.model_copy(deep=True) for event in events)
 
 
 def check_stream_event(event: object, position: int, index: int) -> None:
     """Raise ``invalid_stream_events`` unless ``event`` is a normalized stream event."""
-    if not (isinstance(event, BaseModel) and isinstance(getattr(event, "type", None), str)):
+    if not isinstance(event, STREAM_EVENT_CLASSES):
         raise InvalidModelStep(
             "invalid_stream_events",
             index,
-            f"stream event {position + 1} is {_describe(event)}; strict streams hold the "
+            f"stream event {position + 1} is {describe(event)}; strict streams hold the "
             f"SDK's normalized TResponseStreamEvent models (openai.types.responses), not "
-            f"wire chunks or dicts.",
+            f"output items, wire chunks or dicts.",
         )
 
 
 def _check_optional(value: object, kind: Any, field: str, index: int) -> None:
     if value is not None and not isinstance(value, kind):
         expected = getattr(kind, "__name__", str(kind))
-        raise InvalidModelStep(
-            "invalid_input", index, f"{field} must be {expected} or None, got {_describe(value)}."
-        )
+        raise ValueProblem(f"{field} must be {expected} or None, got {describe(value)}.")
 
 
 def _check_conflicts(step: ModelStep, index: int) -> None:
@@ -293,10 +387,3 @@ def _check_conflicts(step: ModelStep, index: int) -> None:
                 f"responder cannot be combined with {', '.join(others)}: the responder's "
                 f"return value is the whole outcome.",
             )
-
-
-def _describe(value: object) -> str:
-    text = repr(value)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"{type(value).__name__} {text}"

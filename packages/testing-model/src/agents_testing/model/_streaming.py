@@ -50,9 +50,14 @@ from openai.types.responses.response_reasoning_summary_part_done_event import (
     Part as SummaryPartDone,
 )
 
-from agents_testing.core import compat
+from agents_testing.core import compat, detach
 
-__all__ = ["SCRIPTED_MODEL_NAME", "STREAMABLE_TYPES", "lifecycle_events", "unstreamable_item"]
+__all__ = [
+    "SCRIPTED_MODEL_NAME",
+    "STREAMABLE_TYPES",
+    "lifecycle_events",
+    "unstreamable_item",
+]
 
 SCRIPTED_MODEL_NAME = "scripted-model"
 
@@ -60,6 +65,7 @@ STREAMABLE_TYPES = frozenset({"message", "reasoning", "function_call", "apply_pa
 """Output item types that have an automatic streaming lifecycle."""
 
 _ARGS_DONE_HAS_NAME = compat.function_arguments_done_has_name()
+_NORMALIZED_USAGE_ATTR, _RAW_USAGE_ATTR = compat.streamed_usage_attributes()
 
 
 def unstreamable_item(items: Sequence[TResponseOutputItem]) -> tuple[int, str] | None:
@@ -83,24 +89,30 @@ def response_usage(usage: Usage) -> ResponseUsage:
     """The Responses-API usage object that carries ``usage`` in ``response.completed``."""
     # The details are the SDK's own openai models already; their required fields vary
     # between openai releases, so they are passed through rather than rebuilt.
-    return ResponseUsage(
+    carried = ResponseUsage(
         input_tokens=usage.input_tokens,
         output_tokens=usage.output_tokens,
         total_tokens=usage.total_tokens,
         input_tokens_details=usage.input_tokens_details,
         output_tokens_details=usage.output_tokens_details,
     )
+    if _NORMALIZED_USAGE_ATTR is not None:
+        # Where the runner reads it, the exact Usage rides along: the request count,
+        # per-request entries and explicit zeros survive the trip through the stream.
+        object.__setattr__(carried, _NORMALIZED_USAGE_ATTR, detach(usage))
+    return carried
 
 
 def _response(
-    response_id: str,
+    response_id: str | None,
     output: list[TResponseOutputItem],
     status: Literal["in_progress", "completed"],
     usage: ResponseUsage | None,
     request_id: str | None,
+    raw_usage: dict[str, Any] | None = None,
 ) -> Response:
     response = Response(
-        id=response_id,
+        id=response_id or "",
         object="response",
         created_at=0.0,
         model=SCRIPTED_MODEL_NAME,
@@ -111,21 +123,28 @@ def _response(
         status=status,
         usage=usage,
     )
+    if response_id is None:
+        # No id at all, as scripted: the runner then has nothing to chain.
+        object.__setattr__(response, "id", None)
     if request_id is not None:
         # The runner reads the transport request id from this private attribute.
         object.__setattr__(response, "_request_id", request_id)
+    if raw_usage is not None and _RAW_USAGE_ATTR is not None:
+        object.__setattr__(response, _RAW_USAGE_ATTR, detach(raw_usage))
     return response
 
 
 def lifecycle_events(
-    response_id: str,
+    response_id: str | None,
     output: Sequence[TResponseOutputItem],
     usage: Usage,
     request_id: str | None = None,
+    raw_usage: dict[str, Any] | None = None,
 ) -> Iterator[TResponseStreamEvent]:
     """Yield the normalized event sequence of a response made of ``output``.
 
     The caller checks :func:`unstreamable_item` first; every item here has a lifecycle.
+    ``raw_usage`` rides only on the completed response, as a provider reports it.
     """
     sequence = 0
 
@@ -140,7 +159,7 @@ def lifecycle_events(
         response=_response(response_id, [], "in_progress", None, request_id),
     )
     for index, item in enumerate(output):
-        item_id = item.id or f"{response_id}_item_{index}"
+        item_id = item.id or f"{response_id or 'resp_scripted'}_item_{index}"
         kind = item.type
         if kind == "message":
             started: Any = item.model_copy(update={"content": [], "status": "in_progress"})
@@ -172,7 +191,7 @@ def lifecycle_events(
         type="response.completed",
         sequence_number=number(),
         response=_response(
-            response_id, list(output), "completed", response_usage(usage), request_id
+            response_id, list(output), "completed", response_usage(usage), request_id, raw_usage
         ),
     )
 
