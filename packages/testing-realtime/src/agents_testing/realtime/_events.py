@@ -8,8 +8,9 @@ tools and handoffs of a session update) by identity.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
-from typing import Any, get_args
+from typing import Any, TypeVar, get_args
 
 from agents.realtime.model_events import RealtimeModelEvent
 from agents.realtime.model_inputs import RealtimeModelSendEvent
@@ -19,6 +20,7 @@ from agents_testing.core import detach
 __all__ = [
     "MODEL_EVENT_TYPES",
     "SEND_EVENT_TYPES",
+    "detach_model_event",
     "detach_send_event",
     "detach_settings",
     "is_model_event",
@@ -36,6 +38,8 @@ _LIVE_SETTINGS_KEYS = frozenset({"tools", "handoffs"})
 
 # Init field names per outgoing event class, read once: snapshots are made on every send.
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+E = TypeVar("E")
 
 
 def is_model_event(value: object) -> bool:
@@ -74,3 +78,21 @@ def detach_send_event(event: RealtimeModelSendEvent) -> RealtimeModelSendEvent:
         for value in (getattr(event, name),)
     }
     return kind(**values)
+
+
+def detach_model_event(event: E) -> E:
+    """A copy of an incoming event that shares no mutable data with ``event``.
+
+    Exceptions (the payload of ``RealtimeModelExceptionEvent``) keep their identity,
+    so a test can check that the session raises the very exception it scripted. The
+    copy keeps the event's class, including subclasses of the SDK's event classes.
+    """
+    if not dataclasses.is_dataclass(event) or isinstance(event, type):
+        return detach(event)
+    fresh = copy.copy(event)
+    for field in dataclasses.fields(event):
+        value = getattr(event, field.name)
+        if not isinstance(value, (BaseException, type)):
+            # Set through object.__setattr__ so frozen event classes are copied too.
+            object.__setattr__(fresh, field.name, detach(value))
+    return fresh
