@@ -248,3 +248,284 @@ def test_model_given_a_single_step_instead_of_a_sequence_says_so() -> None:
         ScriptedRealtimeModel(step)  # type: ignore[arg-type]
     assert (caught.value.reason, caught.value.field) == ("invalid_input", "steps")
     assert "sequence of RealtimeStep" in str(caught.value)
+
+
+# -- shapes checked when the step is built -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "expect",
+    [
+        pytest.param(list[int], id="parameterized-builtin"),
+        pytest.param(tuple[RealtimeModelSendUserInput, ...], id="parameterized-tuple"),
+        pytest.param(lambda event, other: True, id="two-arguments"),
+        pytest.param(lambda: True, id="no-arguments"),
+        pytest.param(lambda event, *, flag: True, id="required-keyword"),
+    ],
+)
+def test_expectation_of_the_wrong_shape_is_rejected_when_built(expect: Any) -> None:
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        RealtimeStep(expect=expect)
+    assert (caught.value.reason, caught.value.field) == ("invalid_expect", "expect")
+
+
+def test_generator_function_expectation_is_rejected() -> None:
+    def predicate(event: RealtimeModelSendEvent) -> Any:
+        yield True
+
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        RealtimeStep(expect=predicate)
+    assert caught.value.reason == "invalid_expect"
+
+
+def test_callable_object_with_an_async_call_is_rejected() -> None:
+    class Matcher:
+        async def __call__(self, event: RealtimeModelSendEvent) -> bool:
+            return True
+
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        RealtimeStep(expect=Matcher())  # type: ignore[arg-type]
+    assert caught.value.reason == "invalid_expect"
+
+
+def test_predicates_with_optional_extra_parameters_are_accepted() -> None:
+    def predicate(event: RealtimeModelSendEvent, *rest: Any, flag: bool = True) -> bool:
+        return flag
+
+    assert RealtimeStep(expect=predicate).expect is predicate
+
+
+class NeedsArguments(Exception):
+    def __init__(self, code: int, detail: str) -> None:
+        super().__init__(code, detail)
+
+
+class Interrupted(BaseException):
+    pass
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        pytest.param(NeedsArguments, id="class-needing-arguments"),
+        pytest.param(KeyboardInterrupt, id="keyboard-interrupt-class"),
+        pytest.param(SystemExit(1), id="system-exit"),
+        pytest.param(asyncio.CancelledError(), id="cancelled"),
+        pytest.param(GeneratorExit, id="generator-exit"),
+        pytest.param(Interrupted(), id="base-exception-subclass"),
+        pytest.param(StopIteration, id="stop-iteration"),
+        pytest.param(StopAsyncIteration(), id="stop-async-iteration"),
+        pytest.param(int, id="not-an-exception-class"),
+    ],
+)
+def test_step_error_that_cannot_be_raised_from_a_send_is_rejected_when_built(error: Any) -> None:
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        RealtimeStep(expect=RealtimeModelSendInterrupt, error=error)
+    assert (caught.value.reason, caught.value.field) == ("invalid_error", "error")
+
+
+@pytest.mark.parametrize("field", ["connect_error", "close_error"])
+@pytest.mark.parametrize(
+    "error",
+    [
+        pytest.param(NeedsArguments, id="class-needing-arguments"),
+        pytest.param(asyncio.CancelledError, id="cancelled"),
+        pytest.param(KeyboardInterrupt(), id="keyboard-interrupt"),
+    ],
+)
+def test_lifecycle_error_that_cannot_be_raised_is_rejected_when_built(
+    field: str, error: Any
+) -> None:
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        ScriptedRealtimeModel(**{field: error})
+    assert (caught.value.reason, caught.value.field) == ("invalid_error", field)
+    assert "NeedsArguments" in str(caught.value) or "not an Exception" in str(caught.value)
+
+
+@pytest.mark.asyncio
+async def test_exception_class_with_a_default_constructor_is_raised_as_a_fresh_instance() -> None:
+    model = ScriptedRealtimeModel(
+        [RealtimeStep(expect=RealtimeModelSendUserInput, error=ConnectionResetError)],
+        close_error=BrokenPipeError,
+    )
+
+    session = await runner_for(model).run()
+    await session.enter()
+    with pytest.raises(ConnectionResetError):
+        await session.send_message("Hello")
+    with pytest.raises(BrokenPipeError):
+        await session.close()
+    model.assert_complete()
+
+
+# -- predicates judged at call time ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        pytest.param(1, id="one"),
+        pytest.param("yes", id="string"),
+        pytest.param(None, id="none"),
+        pytest.param([True], id="list"),
+    ],
+)
+@pytest.mark.asyncio
+async def test_predicate_result_other_than_a_bool_is_a_structured_error(result: Any) -> None:
+    model = ScriptedRealtimeModel([RealtimeStep(expect=lambda event: result)])
+
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        await drive(model, "Hello")
+
+    assert (caught.value.reason, caught.value.field) == ("invalid_expect", "expect")
+    assert type(result).__name__ in str(caught.value)
+    assert model.remaining_steps == 1
+    assert model.sent_events == (RealtimeModelSendUserInput(user_input="Hello"),)
+
+
+@pytest.mark.asyncio
+async def test_predicate_returning_a_numpy_array_is_a_structured_error_not_value_error() -> None:
+    numpy = pytest.importorskip("numpy")
+    model = ScriptedRealtimeModel([RealtimeStep(expect=lambda event: numpy.array([True, False]))])
+
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        await drive(model, "Hello")
+    assert "ndarray" in str(caught.value)
+
+
+@pytest.mark.asyncio
+async def test_predicate_returning_a_numpy_bool_is_judged_by_its_value() -> None:
+    numpy = pytest.importorskip("numpy")
+    model = ScriptedRealtimeModel(
+        [
+            RealtimeStep(expect=lambda event: numpy.bool_(False)),
+        ],
+        strict=False,
+    )
+    matching = ScriptedRealtimeModel(
+        [RealtimeStep(expect=lambda event: numpy.bool_(True), emit=[REPLY])]
+    )
+
+    async with await runner_for(model).run() as session:
+        await session.send_message("Hello")
+    assert model.remaining_steps == 1
+    assert await drive(matching, "Hello") == [REPLY]
+
+
+@pytest.mark.asyncio
+async def test_builtin_predicate_that_cannot_take_the_event_fails_with_the_cause() -> None:
+    # ``max`` has no inspectable signature, so its shape is only known when called.
+    model = ScriptedRealtimeModel([RealtimeStep(expect=max)])  # type: ignore[arg-type]
+
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        await drive(model, "Hello")
+
+    assert (caught.value.reason, caught.value.field) == ("invalid_expect", "expect")
+    assert isinstance(caught.value.__cause__, TypeError)
+    assert model.remaining_steps == 1
+
+
+@pytest.mark.asyncio
+async def test_predicate_gets_a_copy_so_mutating_it_changes_nothing_recorded() -> None:
+    message: Any = {"type": "message", "role": "user", "content": [{"type": "input_text"}]}
+    seen: list[Any] = []
+
+    def vandal(event: RealtimeModelSendEvent) -> bool:
+        assert isinstance(event, RealtimeModelSendUserInput)
+        seen.append(event)
+        event.user_input["content"].clear()  # type: ignore[union-attr]
+        event.user_input = "rewritten by the matcher"
+        return True
+
+    model = ScriptedRealtimeModel([RealtimeStep(expect=vandal, emit=[REPLY])])
+    async with await runner_for(model).run() as session:
+        await session.send_message(message)
+
+    assert message["content"] == [{"type": "input_text"}]
+    (sent,) = model.sent_events
+    assert isinstance(sent, RealtimeModelSendUserInput)
+    assert sent.user_input == message
+    assert seen[0] is not sent
+    model.assert_complete()
+
+
+# -- events' fields checked when the step is built ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("event", "event_field"),
+    [
+        pytest.param(
+            RealtimeModelTranscriptDeltaEvent(item_id="i", delta=[1], response_id="r"),  # type: ignore[arg-type]
+            "delta",
+            id="list-delta",
+        ),
+        pytest.param(
+            RealtimeModelTranscriptDeltaEvent(item_id=True, delta="x", response_id="r"),  # type: ignore[arg-type]
+            "item_id",
+            id="bool-item-id",
+        ),
+        pytest.param(
+            RealtimeModelToolCallEvent(name="t", call_id="c", arguments={"a": 1}),  # type: ignore[arg-type]
+            "arguments",
+            id="dict-arguments",
+        ),
+        pytest.param(
+            RealtimeModelToolCallEvent(name="t", call_id="c", arguments="{}", id=5),  # type: ignore[arg-type]
+            "id",
+            id="int-optional-id",
+        ),
+        pytest.param(
+            RealtimeModelTranscriptDeltaEvent(
+                item_id="i",
+                delta="x",
+                response_id="r",
+                type="audio",  # type: ignore[arg-type]
+            ),
+            "type",
+            id="wrong-type-tag",
+        ),
+    ],
+)
+def test_event_with_a_field_of_the_wrong_type_is_rejected_naming_the_field(
+    event: Any, event_field: str
+) -> None:
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        RealtimeStep(expect=RealtimeModelSendInterrupt, emit=[REPLY, event])
+
+    error = caught.value
+    assert (error.reason, error.field, error.input_index) == ("invalid_event", "emit", 1)
+    assert error.event_field == event_field
+    assert repr(event_field) in str(error)
+    assert "item 2" in str(error)
+
+
+def test_connect_events_and_emit_check_field_types_too() -> None:
+    bad = RealtimeModelTranscriptDeltaEvent(item_id="i", delta=b"x", response_id="r")  # type: ignore[arg-type]
+
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        ScriptedRealtimeModel(connect_events=[bad])
+    assert (caught.value.field, caught.value.event_field) == ("connect_events", "delta")
+
+
+@pytest.mark.asyncio
+async def test_emit_checks_every_event_before_delivering_any() -> None:
+    model = ScriptedRealtimeModel()
+    bad = RealtimeModelTranscriptDeltaEvent(item_id="i", delta=None, response_id="r")  # type: ignore[arg-type]
+    received: list[Any] = []
+
+    async with await runner_for(model).run() as session:
+        with pytest.raises(InvalidRealtimeStep) as caught:
+            await model.emit(REPLY, bad)
+        await model.emit(REPLY)
+
+        async def scan() -> None:
+            async for event in session:
+                if isinstance(event, RealtimeRawModelEvent):
+                    received.append(event.data)
+                    return
+
+        await asyncio.wait_for(scan(), 10)
+
+    assert (caught.value.input_index, caught.value.event_field) == (1, "delta")
+    assert received == [REPLY]
