@@ -19,7 +19,7 @@ from agents.realtime import (
     RealtimeRunner,
 )
 
-from agents_testing.core import InvalidStepError
+from agents_testing.core import InvalidStepError, compat
 from agents_testing.realtime import (
     InvalidRealtimeStep,
     RealtimeScriptError,
@@ -529,3 +529,25 @@ async def test_emit_checks_every_event_before_delivering_any() -> None:
 
     assert (caught.value.input_index, caught.value.event_field) == (1, "delta")
     assert received == [REPLY]
+
+
+def test_item_event_holding_a_plain_dict_is_rejected() -> None:
+    from agents.realtime.model_events import RealtimeModelItemUpdatedEvent
+
+    event = RealtimeModelItemUpdatedEvent(item={"type": "message"})  # type: ignore[arg-type]
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        ScriptedRealtimeModel(connect_events=[event])
+    assert caught.value.event_field == "item"
+    assert "UserMessageItem" in str(caught.value)
+
+
+@pytest.mark.skipif(not compat.sdk_at_least(0, 24), reason="written against the 0.24 usage event")
+def test_usage_event_with_a_mistyped_nested_count_is_rejected() -> None:
+    from agents.realtime.model_events import RealtimeModelUsageEvent
+    from agents.usage import Usage
+
+    usage = Usage(requests=1, input_tokens=2)
+    usage.input_tokens = [1]  # type: ignore[assignment]
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        RealtimeStep(expect=RealtimeModelSendInterrupt, emit=[RealtimeModelUsageEvent(usage=usage)])
+    assert caught.value.event_field == "usage.input_tokens"

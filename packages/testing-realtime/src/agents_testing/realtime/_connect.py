@@ -8,7 +8,7 @@ from typing import Any
 from agents.realtime.model import RealtimePlaybackTracker
 
 from ._errors import RealtimeScriptError
-from ._events import detach_settings
+from ._events import detach_settings, record_copy
 
 __all__ = ["RealtimeConnectCall", "detached_call", "record_connect", "strip_url"]
 
@@ -115,7 +115,9 @@ def record_connect(options: Mapping[str, Any]) -> RealtimeConnectCall:
         url=None if url is None else strip_url(url),
         api_key_provided=options.get("api_key") is not None,
         headers_provided=options.get("headers") is not None,
-        initial_model_settings=None if settings is None else detach_settings(settings),
+        initial_model_settings=None
+        if settings is None
+        else record_copy(detach_settings, settings, "connect() initial_model_settings"),
         playback_tracker=options.get("playback_tracker"),
         call_id=_optional_str(options, "call_id"),
     )

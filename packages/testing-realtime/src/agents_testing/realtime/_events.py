@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Callable
 from typing import Any, TypeVar, get_args
 
 from agents.realtime.model_events import RealtimeModelEvent
 from agents.realtime.model_inputs import RealtimeModelSendEvent
 
-from agents_testing.core import detach
+from agents_testing.core import AgentsTestingError, detach, safe_repr
+
+from ._errors import RealtimeScriptError
 
 __all__ = [
     "MODEL_EVENT_TYPES",
@@ -23,6 +26,7 @@ __all__ = [
     "detach_model_event",
     "detach_send_event",
     "detach_settings",
+    "record_copy",
     "is_model_event",
 ]
 
@@ -40,6 +44,7 @@ _LIVE_SETTINGS_KEYS = frozenset({"tools", "handoffs"})
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 E = TypeVar("E")
+T = TypeVar("T")
 
 
 def is_model_event(value: object) -> bool:
@@ -96,3 +101,21 @@ def detach_model_event(event: E) -> E:
             # Set through object.__setattr__ so frozen event classes are copied too.
             object.__setattr__(fresh, field.name, detach(value))
     return fresh
+
+
+def record_copy(copier: Callable[[T], T], value: T, what: str) -> T:
+    """``copier(value)``, turning a failure to copy into a :class:`RealtimeScriptError`.
+
+    Used where the code under test hands the model data to record: a value that cannot
+    be copied (a lock, an open file) must fail with our error and record nothing.
+    """
+    try:
+        return copier(value)
+    except AgentsTestingError:
+        raise
+    except Exception as error:
+        raise RealtimeScriptError(
+            f"{what} holds a value that cannot be copied for the history "
+            f"({type(error).__name__}: {safe_repr(str(error), 80)}); nothing was recorded. "
+            "Send plain data (str, numbers, lists, dicts, pydantic models)."
+        ) from error

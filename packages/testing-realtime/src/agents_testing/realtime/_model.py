@@ -18,7 +18,7 @@ from ._errors import (
     UnconsumedRealtimeSteps,
     UnexpectedRealtimeSend,
 )
-from ._events import detach_model_event, detach_send_event
+from ._events import detach_model_event, detach_send_event, record_copy
 from ._step import RealtimeStep, validate_error, validate_events
 
 __all__ = ["ScriptedRealtimeModel"]
@@ -223,7 +223,7 @@ class ScriptedRealtimeModel(RealtimeModel):
 
     async def _send(self, event: RealtimeModelSendEvent) -> None:
         send_index = len(self._sent)
-        snapshot = detach_send_event(event)
+        snapshot = record_copy(detach_send_event, event, type(event).__name__)
         self._sent.append(snapshot)
         # Matchers see the private snapshot (predicates get a copy of it), never the
         # caller's object, so nothing they do can change what was recorded.
