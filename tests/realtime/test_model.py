@@ -755,3 +755,23 @@ def test_structured_errors_survive_pickling_with_their_fields(error: Exception) 
     assert type(copy) is type(error)
     assert vars(copy) == vars(error)
     assert str(copy) == str(error)
+
+
+@pytest.mark.asyncio
+async def test_withheld_conditional_send_after_close_is_no_send_and_no_error() -> None:
+    model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO)])
+
+    async with await runner_for(model).run():
+        pass
+
+    assert await model.send_event_if(HELLO, lambda: False) is False
+    with pytest.raises(RealtimeScriptError, match="after close"):
+        await model.send_event_if(HELLO, lambda: True)
+    assert model.sent_events == ()
+
+
+def test_none_for_emit_and_connect_events_means_no_events() -> None:
+    step = RealtimeStep(expect=HELLO, emit=None)  # type: ignore[arg-type]
+    model = ScriptedRealtimeModel([step], connect_events=None)  # type: ignore[arg-type]
+    assert step.emit == ()
+    assert model.pending_steps == (step,)

@@ -8,6 +8,7 @@ handed out stays exactly as it was, whatever is mutated afterwards.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -281,6 +282,31 @@ def test_generated_scripts_raise_only_our_errors_or_their_own_and_always_finish(
     except Exception as error:
         if not is_scripted(error, scripted_exceptions(arguments)):
             raise
+
+
+@given(
+    st.lists(GOOD_EXPECTATIONS, max_size=2),
+    st.one_of(CALLABLE_PREDICATES, MISSHAPEN_PREDICATES),
+    st.booleans(),
+)
+def test_misbehaving_predicates_fail_with_our_error_or_their_own_and_always_finish(
+    before: list[Any], predicate: Any, strict: bool
+) -> None:
+    async def scenario() -> None:
+        try:
+            steps = [*map(RealtimeStep, before), RealtimeStep(expect=predicate)]
+        except RealtimeScriptError:
+            event("rejected when built")
+            raise
+        model = ScriptedRealtimeModel(steps, strict=strict)
+        async with await runner_for(model).run() as session:
+            await session.send_message("Hello")
+            await session.interrupt()
+            await session.send_audio(b"\x00")
+            await session.send_message("Hello")
+
+    with contextlib.suppress(RealtimeScriptError, PredicateBug):
+        run_bounded(scenario)
 
 
 @given(st.lists(TEXT, min_size=1, max_size=4), st.lists(TEXT, max_size=2))

@@ -142,6 +142,7 @@ def test_step_with_both_emit_and_error_is_rejected() -> None:
     error = caught.value
     assert isinstance(error, InvalidStepError)
     assert isinstance(error, RealtimeScriptError)
+    assert isinstance(error, ValueError)
     assert (error.reason, error.input_index, error.field) == ("conflicting_outcomes", 0, "emit")
     assert "not both" in str(error)
 

@@ -37,8 +37,11 @@ class RealtimeScriptError(AgentsTestingError):
     """
 
 
-class InvalidRealtimeStep(RealtimeScriptError, InvalidStepError):
+class InvalidRealtimeStep(RealtimeScriptError, InvalidStepError, ValueError):
     """A scripted step, event or argument was malformed and rejected.
+
+    It is also a ``ValueError``, so ``except ValueError`` written for an invalid
+    argument keeps working.
 
     ``reason`` is one of ``invalid_input`` (a ``steps`` item is not a
     :class:`RealtimeStep`), ``invalid_expect`` (an expectation that can never work, or

@@ -133,11 +133,15 @@ class ScriptedRealtimeModel(RealtimeModel):
     async def send_event_if(
         self, event: RealtimeModelSendEvent, send_if: Callable[[], bool]
     ) -> bool:
-        """Send ``event`` only if ``send_if()`` holds; nothing awaits in between."""
-        if not self._connected:
-            raise self._disconnected(event)
+        """Send ``event`` only if ``send_if()`` holds; nothing awaits in between.
+
+        The condition is checked first: a send it withholds is no send at all, so it
+        cannot fail for being made while disconnected.
+        """
         if not send_if():
             return False
+        if not self._connected:
+            raise self._disconnected(event)
         await self._send(event)
         return True
 

@@ -31,8 +31,10 @@ def validate_events(events: Any, field: str) -> tuple[RealtimeModelEvent, ...]:
     """Check every item is a well-typed normalized incoming event; return detached copies.
 
     The copies are what the script keeps, so changing the test's event objects after
-    building the script changes nothing that is emitted later.
+    building the script changes nothing that is emitted later. ``None`` means none.
     """
+    if events is None:
+        return ()
     if isinstance(events, (str, bytes)) or not isinstance(events, Iterable):
         raise InvalidRealtimeStep(
             "invalid_event",
