@@ -632,7 +632,7 @@ async def test_emitted_events_keep_their_scripted_order_text_deltas_included() -
 
 
 @pytest.mark.asyncio
-async def test_a_second_session_reconnects_the_same_model_after_close() -> None:
+async def test_a_second_session_reconnects_the_same_model_and_gets_the_connect_events() -> None:
     greeting = delta("Welcome")
     model = ScriptedRealtimeModel(
         [RealtimeStep(expect=HELLO), RealtimeStep(expect=RealtimeModelSendInterrupt)],
@@ -641,9 +641,12 @@ async def test_a_second_session_reconnects_the_same_model_after_close() -> None:
     runner = runner_for(model)
 
     async with await runner.run() as first:
+        assert await raw_events(first, 1) == [greeting]
         await first.send_message("Hello")
     async with await runner.run() as second:
         assert (model.connected, model.closed) == (True, False)
+        # Every connect is greeted, the reconnect included.
+        assert await raw_events(second, 1) == [greeting]
         await second.interrupt()
 
     assert (model.connected, model.closed, model.close_calls) == (False, True, 2)

@@ -50,8 +50,10 @@ class ScriptedRealtimeModel(RealtimeModel):
 
     Each send consumes the next :class:`RealtimeStep` when it matches, then the step's
     events go to the listeners (or its error is raised). ``connect_events`` are emitted
-    by the first successful ``connect()``; ``connect_error`` fails the first connect and
-    ``close_error`` the first close (the connection still ends). With ``strict=False``
+    by every successful ``connect()``, as a server greets every new connection, so a
+    closed model can be connected again by another session; ``connect_error`` fails
+    the first connect and ``close_error`` the first close (the connection still ends).
+    With ``strict=False``
     sends that do not match are recorded and leave the step pending. Apart from the
     constructor, :meth:`emit` and :meth:`assert_complete`, all methods are the
     ``RealtimeModel`` interface and read-only inspection properties.
@@ -86,7 +88,6 @@ class ScriptedRealtimeModel(RealtimeModel):
         self._connected = False
         self._closed = False
         self._close_calls = 0
-        self._connections = 0
 
     # -- RealtimeModel interface -------------------------------------------------
 
@@ -104,15 +105,13 @@ class ScriptedRealtimeModel(RealtimeModel):
             raise error
         self._connected = True
         self._closed = False
-        self._connections += 1
-        if self._connections == 1:
-            try:
-                for event in self._connect_events:
-                    await self._deliver(detach_model_event(event))
-            except BaseException:
-                # connect() failed as far as the caller can tell: nobody will close it.
-                self._connected = False
-                raise
+        try:
+            for event in self._connect_events:
+                await self._deliver(detach_model_event(event))
+        except BaseException:
+            # connect() failed as far as the caller can tell: nobody will close it.
+            self._connected = False
+            raise
 
     def add_listener(self, listener: RealtimeModelListener) -> None:
         """Register ``listener`` for incoming events (once, like the SDK's own models)."""
