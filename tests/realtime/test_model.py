@@ -700,7 +700,7 @@ async def test_cancelled_send_propagates_cancelled_error_and_keeps_history() -> 
 
 
 @pytest.mark.asyncio
-async def test_cancelled_close_propagates_cancelled_error_and_close_can_be_retried() -> None:
+async def test_close_cancelled_before_it_runs_propagates_and_can_be_retried() -> None:
     model = ScriptedRealtimeModel()
     session = await runner_for(model).run()
     await session.enter()
@@ -709,9 +709,53 @@ async def test_cancelled_close_propagates_cancelled_error_and_close_can_be_retri
     closing.cancel()
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(closing, GUARD_SECONDS)
+    assert model.connected is True
 
     await asyncio.wait_for(session.close(), GUARD_SECONDS)
-    assert (model.connected, model.closed) == (False, True)
+    assert (model.connected, model.closed, model.close_calls) == (False, True, 1)
+
+
+@pytest.mark.skipif(
+    not compat.sdk_at_least(0, 24),
+    reason="the 0.14 session closes without awaiting its tool tasks: no close in progress",
+)
+@pytest.mark.asyncio
+async def test_close_cancelled_while_in_progress_propagates_and_can_be_retried() -> None:
+    tool_started = asyncio.Event()
+    tool_cancelled = asyncio.Event()
+    release = asyncio.Event()
+
+    @function_tool
+    async def slow_lookup() -> str:
+        """Hold the session's cleanup until released."""
+        tool_started.set()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            tool_cancelled.set()
+            await release.wait()
+            raise
+        return "never"
+
+    call = RealtimeModelToolCallEvent(name="slow_lookup", call_id="call_1", arguments="{}")
+    model = ScriptedRealtimeModel(connect_events=[call])
+    agent = RealtimeAgent(name="Assistant", tools=[slow_lookup])
+    config: RealtimeRunConfig = {"tracing_disabled": True, "async_tool_calls": True}
+    session = await RealtimeRunner(agent, model=model, config=config).run()
+    await session.enter()
+    await asyncio.wait_for(tool_started.wait(), GUARD_SECONDS)
+
+    # The session's close waits for its tool task, so it is in progress when cancelled.
+    closing = asyncio.ensure_future(session.close())
+    await asyncio.wait_for(tool_cancelled.wait(), GUARD_SECONDS)
+    closing.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(closing, GUARD_SECONDS)
+    assert model.closed is False
+
+    release.set()
+    await asyncio.wait_for(session.close(), GUARD_SECONDS)
+    assert (model.connected, model.closed, model.close_calls) == (False, True, 1)
 
 
 # -- messages survive hostile values -----------------------------------------------------------

@@ -16,7 +16,7 @@ from typing import Any, TypeVar, get_args
 from agents.realtime.model_events import RealtimeModelEvent
 from agents.realtime.model_inputs import RealtimeModelSendEvent
 
-from agents_testing.core import AgentsTestingError, detach, safe_repr
+from agents_testing.core import AgentsTestingError, detach
 
 from ._errors import RealtimeScriptError
 
@@ -116,6 +116,6 @@ def record_copy(copier: Callable[[T], T], value: T, what: str) -> T:
     except Exception as error:
         raise RealtimeScriptError(
             f"{what} holds a value that cannot be copied for the history "
-            f"({type(error).__name__}: {safe_repr(str(error), 80)}); nothing was recorded. "
+            f"({type(error).__name__}); nothing was recorded. "
             "Send plain data (str, numbers, lists, dicts, pydantic models)."
         ) from error
