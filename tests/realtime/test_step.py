@@ -448,3 +448,25 @@ async def test_predicate_gets_a_copy_so_mutating_it_changes_nothing_recorded() -
     assert sent.user_input == message
     assert seen[0] is not sent
     model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_union_of_event_classes_matches_any_of_them() -> None:
+    either_kind = RealtimeModelSendAudio | RealtimeModelSendUserInput
+    model = ScriptedRealtimeModel(
+        [RealtimeStep(expect=either_kind), RealtimeStep(expect=either_kind)]
+    )
+
+    async with await runner_for(model).run() as session:
+        await session.send_message("Hello")
+        await session.send_audio(b"\x01")
+        with pytest.raises(UnexpectedRealtimeSend):
+            await model.send_event(RealtimeModelSendInterrupt())
+
+    model.assert_complete()
+
+
+def test_union_with_a_class_that_is_not_an_outgoing_event_is_rejected() -> None:
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        RealtimeStep(expect=RealtimeModelSendAudio | int)
+    assert caught.value.reason == "invalid_expect"

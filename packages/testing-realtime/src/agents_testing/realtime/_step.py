@@ -6,7 +6,7 @@ import dataclasses
 import inspect
 import types
 from collections.abc import Callable, Iterable
-from typing import Any, TypeAlias, get_origin
+from typing import Any, TypeAlias, Union, get_args, get_origin
 
 from agents.realtime.model_events import RealtimeModelEvent
 from agents.realtime.model_inputs import RealtimeModelSendEvent
@@ -109,8 +109,14 @@ def _invalid_expect(detail: str) -> InvalidRealtimeStep:
 
 
 def _expect_kind(expect: object) -> int:
+    origin = get_origin(expect)
+    # ``A | B`` of outgoing event classes works with isinstance like one class.
+    if (origin is Union or origin is types.UnionType) and all(
+        isinstance(arm, type) and issubclass(arm, SEND_EVENT_TYPES) for arm in get_args(expect)
+    ):
+        return _CLASS
     if isinstance(expect, types.GenericAlias) or (
-        get_origin(expect) is not None and not isinstance(expect, type)
+        origin is not None and not isinstance(expect, type)
     ):
         raise _invalid_expect(
             f"{safe_repr(expect)} is a parameterized type, not an outgoing event class or "
@@ -201,11 +207,11 @@ class RealtimeStep:
     """Match one outgoing event, then emit incoming events or raise an error.
 
     ``expect`` is an exact ``RealtimeModelSendEvent`` (compared with ``==``), an event
-    class (``isinstance``) or a callable that returns True for a matching event (it
-    gets a copy of the sent event). ``emit`` events go to the model's listeners in
-    order after the match; ``error`` is raised from the matched send instead. A step
-    cannot have both. Events are copied when the step is built and again whenever
-    they are handed out.
+    class or a union of them (``isinstance``) or a callable that returns True for a
+    matching event (it gets a copy of the sent event). ``emit`` events go to the
+    model's listeners in order after the match; ``error`` is raised from the matched
+    send instead. A step cannot have both. Events are copied when the step is built
+    and again whenever they are handed out.
     """
 
     __slots__ = ("_emit", "_expect", "_kind", "error")
