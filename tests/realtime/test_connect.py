@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
+import pickle
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -55,7 +56,7 @@ def runner_for(model: ScriptedRealtimeModel) -> RealtimeRunner:
 
 def assert_no_secret(call: RealtimeConnectCall) -> None:
     texts = [repr(call), str(call)]
-    texts.extend(repr(getattr(call, field.name)) for field in dataclasses.fields(call))
+    texts.extend(repr(value) for value in call.values())
     for text in texts:
         for secret in SECRETS:
             assert secret not in text
@@ -67,7 +68,7 @@ async def connect_once(model_config: RealtimeModelConfig) -> RealtimeConnectCall
         pass
     (call,) = model.connect_calls
     assert_no_secret(call)
-    assert field_names(call) == {
+    assert set(call) == {
         "url",
         "api_key_provided",
         "headers_provided",
@@ -76,10 +77,6 @@ async def connect_once(model_config: RealtimeModelConfig) -> RealtimeConnectCall
         "call_id",
     }
     return call
-
-
-def field_names(call: RealtimeConnectCall) -> set[str]:
-    return {field.name for field in dataclasses.fields(call)}
 
 
 @pytest.mark.asyncio
@@ -182,3 +179,62 @@ async def test_initial_settings_are_detached_but_tools_keep_identity() -> None:
     assert again is not None
     assert again["instructions"] == "Be brief."
     assert again["tools"] == [lookup_order]
+
+
+@pytest.mark.asyncio
+async def test_connect_calls_are_plain_subscriptable_mappings() -> None:
+    tracker = RealtimePlaybackTracker()
+    call = await connect_once({"api_key": API_KEY, "url": URL, "playback_tracker": tracker})
+
+    assert isinstance(call, Mapping)
+    assert isinstance(call, dict)
+    assert call["api_key_provided"] is True
+    assert call["headers_provided"] is False
+    assert call["url"] == "wss://realtime.example.test:8443/v1/realtime"
+    assert call["playback_tracker"] is tracker
+    assert call["call_id"] is None
+    assert dict(call) == {
+        "url": "wss://realtime.example.test:8443/v1/realtime",
+        "api_key_provided": True,
+        "headers_provided": False,
+        "initial_model_settings": call["initial_model_settings"],
+        "playback_tracker": tracker,
+        "call_id": None,
+    }
+    assert call.api_key_provided is call["api_key_provided"]
+
+
+@pytest.mark.asyncio
+async def test_changing_a_connect_call_mapping_changes_nothing_recorded() -> None:
+    model = ScriptedRealtimeModel()
+    async with await runner_for(model).run(model_config={"url": URL}):
+        pass
+
+    handed_out = model.connect_calls[0]
+    handed_out["url"] = "wss://changed"
+    handed_out["api_key_provided"] = True
+    settings: Any = handed_out["initial_model_settings"]
+    settings["instructions"] = "changed"
+    del handed_out["call_id"]
+
+    again = model.connect_calls[0]
+    assert again is not handed_out
+    assert again["url"] == "wss://realtime.example.test:8443/v1/realtime"
+    assert again["api_key_provided"] is False
+    assert again["initial_model_settings"]["instructions"] == "Be brief."
+    assert again["call_id"] is None
+
+
+def test_connect_call_mapping_survives_pickling() -> None:
+    call = RealtimeConnectCall(
+        url="wss://host/rt",
+        api_key_provided=True,
+        headers_provided=False,
+        initial_model_settings={"instructions": "Hi"},
+        playback_tracker=None,
+        call_id=None,
+    )
+    copy = pickle.loads(pickle.dumps(call))
+    assert type(copy) is RealtimeConnectCall
+    assert copy == call
+    assert copy.url == "wss://host/rt"

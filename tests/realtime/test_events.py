@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from agents.realtime import (
     RealtimeRunner,
 )
 
+from agents_testing.core import AgentsTestingError
 from agents_testing.realtime import (
     RealtimeStep,
     ScriptedRealtimeModel,
@@ -138,3 +140,33 @@ async def test_unexpected_send_carries_a_detached_copy() -> None:
 
     assert caught.value.actual == sent
     assert caught.value.actual is not sent
+
+
+@pytest.mark.asyncio
+async def test_send_that_cannot_be_copied_fails_with_our_error_and_records_nothing() -> None:
+    raw = RealtimeModelSendRawMessage(
+        message={"type": "custom.event", "other_data": {"lock": threading.Lock()}}
+    )
+    model = ScriptedRealtimeModel([RealtimeStep(expect=RealtimeModelSendRawMessage)])
+
+    async with await runner_for(model).run():
+        with pytest.raises(AgentsTestingError):
+            await model.send_event(raw)
+
+    assert model.sent_events == ()
+    assert model.remaining_steps == 1
+
+
+@pytest.mark.asyncio
+async def test_connect_settings_that_cannot_be_copied_fail_with_our_error() -> None:
+    model = ScriptedRealtimeModel()
+    runner = runner_for(model)
+    session = await runner.run(
+        model_config={"initial_model_settings": {"instructions": threading.Lock()}}  # type: ignore[typeddict-item]
+    )
+
+    with pytest.raises(AgentsTestingError):
+        await session.enter()
+
+    assert model.connect_calls == ()
+    assert model.connected is False

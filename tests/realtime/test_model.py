@@ -18,13 +18,16 @@ from agents.realtime import (
     RealtimeModelSendUserInput,
     RealtimeModelToolCallEvent,
     RealtimeModelTranscriptDeltaEvent,
+    RealtimeModelTurnEndedEvent,
+    RealtimeModelTurnStartedEvent,
     RealtimeRawModelEvent,
     RealtimeRunConfig,
     RealtimeRunner,
     RealtimeSession,
 )
+from agents.realtime.model_events import RealtimeModelRawServerEvent
 
-from agents_testing.core import UnconsumedStepsError, UnexpectedCallError
+from agents_testing.core import UnconsumedStepsError, UnexpectedCallError, compat
 from agents_testing.realtime import (
     InvalidRealtimeStep,
     RealtimeScriptError,
@@ -423,3 +426,399 @@ async def test_failure_while_emitting_connect_events_fails_the_connect() -> None
     assert isinstance(error.actual, RealtimeModelSendToolOutput)
     assert (model.connected, model.closed) == (False, False)
     assert model.remaining_steps == 1
+
+
+# -- constructor arguments ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("strict", [0, 1, "yes", None, [True]])
+def test_strict_that_is_not_a_bool_is_rejected_naming_the_argument(strict: Any) -> None:
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        ScriptedRealtimeModel(strict=strict)
+    error = caught.value
+    assert (error.reason, error.field) == ("invalid_argument", "strict")
+    assert "bool" in str(error)
+    assert type(strict).__name__ in str(error)
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        pytest.param({"expect": RealtimeModelSendInterrupt}, id="mapping"),
+        pytest.param(42, id="int"),
+        pytest.param("steps", id="string"),
+    ],
+)
+def test_steps_that_are_not_a_sequence_of_steps_are_rejected(steps: Any) -> None:
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        ScriptedRealtimeModel(steps)
+    assert (caught.value.reason, caught.value.field) == ("invalid_input", "steps")
+
+
+# -- copies: what is scripted, emitted and handed out ----------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_scripted_events_are_snapshotted_when_the_step_is_built() -> None:
+    reply = delta("original")
+    greeting = delta("welcome", item_id="item_0")
+    events = [reply]
+    model = ScriptedRealtimeModel(
+        [RealtimeStep(expect=HELLO, emit=events)], connect_events=[greeting]
+    )
+    reply.delta = "changed after building"
+    greeting.delta = "changed after building"
+    events.append(delta("appended after building"))
+
+    async with await runner_for(model).run() as session:
+        await session.send_message("Hello")
+        assert await raw_events(session, 2) == [
+            delta("welcome", item_id="item_0"),
+            delta("original"),
+        ]
+
+    model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_listeners_receive_copies_so_a_mutating_listener_changes_no_script() -> None:
+    class Vandal:
+        def __init__(self) -> None:
+            self.events: list[Any] = []
+
+        async def on_event(self, event: Any) -> None:
+            self.events.append(event)
+            event.delta = "vandalised"
+
+    reply = delta("Hi")
+    step = RealtimeStep(expect=HELLO, emit=[reply])
+    model = ScriptedRealtimeModel([step, RealtimeStep(expect=HELLO, emit=[reply])])
+    vandal = Vandal()
+    model.add_listener(vandal)  # type: ignore[arg-type]
+
+    async with await runner_for(model).run() as session:
+        await model.emit(reply)
+        await session.send_message("Hello")
+        assert model.pending_steps[0].emit == (delta("Hi"),)
+        await session.send_message("Hello")
+        # The session (registered after the vandal) saw the vandalised objects, which
+        # proves one copy is shared per emission; the script itself stayed intact.
+        assert [event.delta for event in await raw_events(session, 3)] == ["vandalised"] * 3
+
+    assert reply.delta == "Hi"
+    assert step.emit == (delta("Hi"),)
+    assert all(event is not reply for event in vandal.events)
+    assert len({id(event) for event in vandal.events}) == 3
+    model.assert_complete()
+
+
+def test_accessors_hand_out_copies_of_the_script() -> None:
+    message: Any = {"type": "message", "role": "user", "content": []}
+    expected = RealtimeModelSendUserInput(user_input=message)
+    step = RealtimeStep(expect=expected, emit=[delta("Hi")])
+    model = ScriptedRealtimeModel([step])
+
+    message["content"].append("changed after building")
+    step.expect.user_input = "changed through the accessor"  # type: ignore[union-attr]
+    step.emit[0].delta = "changed through the accessor"  # type: ignore[union-attr]
+    model.pending_steps[0].emit[0].delta = "changed through pending_steps"  # type: ignore[union-attr]
+
+    (pending,) = model.pending_steps
+    assert pending.expect == RealtimeModelSendUserInput(
+        user_input={"type": "message", "role": "user", "content": []}  # type: ignore[arg-type]
+    )
+    assert pending.emit == (delta("Hi"),)
+
+
+@pytest.mark.asyncio
+async def test_unexpected_send_expected_is_a_copy_of_the_pending_expectation() -> None:
+    model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO)])
+
+    async with await runner_for(model).run() as session:
+        with pytest.raises(UnexpectedRealtimeSend) as caught:
+            await session.send_message("Goodbye")
+        caught.value.expected.user_input = "changed"
+        await session.send_message("Hello")
+
+    model.assert_complete()
+
+
+# -- when steps are evaluated ----------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_predicates_run_only_when_a_send_arrives() -> None:
+    calls: list[Any] = []
+
+    def watcher(event: Any) -> bool:
+        calls.append(event)
+        return True
+
+    model = ScriptedRealtimeModel(
+        [RealtimeStep(expect=watcher)], connect_events=[delta("greeting")]
+    )
+    assert calls == []
+    assert model.remaining_steps == 1
+    assert repr(model.pending_steps)
+    with pytest.raises(UnconsumedRealtimeSteps):
+        model.assert_complete()
+
+    async with await runner_for(model).run() as session:
+        await model.emit(delta("pushed"))
+        assert calls == []
+        await session.send_message("Hello")
+
+    assert calls == [HELLO]
+    model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_non_strict_predicate_sees_each_unrelated_send_and_leaves_the_step() -> None:
+    seen: list[Any] = []
+
+    def wants_interrupt(event: Any) -> bool:
+        seen.append(event)
+        return isinstance(event, RealtimeModelSendInterrupt)
+
+    model = ScriptedRealtimeModel([RealtimeStep(expect=wants_interrupt)], strict=False)
+
+    async with await runner_for(model).run() as session:
+        await session.send_message("one")
+        await session.send_audio(b"\x01")
+        assert model.remaining_steps == 1
+        await session.interrupt()
+        await session.send_message("after the script")
+
+    assert len(seen) == 3
+    assert len(model.sent_events) == 4
+    model.assert_complete()
+
+
+# -- event order ------------------------------------------------------------------------------
+
+
+def text_delta(text: str) -> Any:
+    """A text-output delta in the form the installed SDK's real model emits it."""
+    if compat.realtime_has_output_text_events():
+        from agents.realtime import RealtimeModelOutputTextDeltaEvent
+
+        return RealtimeModelOutputTextDeltaEvent(item_id="item_1", delta=text, response_id="resp_1")
+    # Older SDKs have no normalized text delta: the real model forwards the server event.
+    return RealtimeModelRawServerEvent(
+        data={"type": "response.output_text.delta", "item_id": "item_1", "delta": text}
+    )
+
+
+@pytest.mark.asyncio
+async def test_emitted_events_keep_their_scripted_order_text_deltas_included() -> None:
+    script = [
+        RealtimeModelTurnStartedEvent(),
+        text_delta("Hel"),
+        delta("Hel"),
+        text_delta("lo"),
+        delta("lo"),
+        RealtimeModelTurnEndedEvent(),
+    ]
+    model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO, emit=script)])
+
+    async with await runner_for(model).run() as session:
+        await session.send_message("Hello")
+        assert await raw_events(session, len(script)) == script
+
+    model.assert_complete()
+
+
+# -- reconnecting and cancellation -------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_a_second_session_reconnects_the_same_model_and_gets_the_connect_events() -> None:
+    greeting = delta("Welcome")
+    model = ScriptedRealtimeModel(
+        [RealtimeStep(expect=HELLO), RealtimeStep(expect=RealtimeModelSendInterrupt)],
+        connect_events=[greeting],
+    )
+    runner = runner_for(model)
+
+    async with await runner.run() as first:
+        assert await raw_events(first, 1) == [greeting]
+        await first.send_message("Hello")
+    async with await runner.run() as second:
+        assert (model.connected, model.closed) == (True, False)
+        # Every connect is greeted, the reconnect included.
+        assert await raw_events(second, 1) == [greeting]
+        await second.interrupt()
+
+    assert (model.connected, model.closed, model.close_calls) == (False, True, 2)
+    assert len(model.connect_calls) == 2
+    model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_a_session_may_retry_entering_after_connect_error() -> None:
+    model = ScriptedRealtimeModel(
+        [RealtimeStep(expect=HELLO)], connect_error=ConnectionRefusedError("busy")
+    )
+    session = await runner_for(model).run()
+
+    with pytest.raises(ConnectionRefusedError):
+        await session.enter()
+    async with session:
+        await session.send_message("Hello")
+
+    assert len(model.connect_calls) == 2
+    model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_cancelled_send_propagates_cancelled_error_and_keeps_history() -> None:
+    entered = asyncio.Event()
+
+    @function_tool
+    async def wait_forever() -> str:
+        """Block until cancelled."""
+        entered.set()
+        await asyncio.Event().wait()
+        return "never"
+
+    call = RealtimeModelToolCallEvent(name="wait_forever", call_id="call_1", arguments="{}")
+    model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO, emit=[call])])
+    config: RealtimeRunConfig = {"tracing_disabled": True, "async_tool_calls": False}
+    agent = RealtimeAgent(name="Assistant", tools=[wait_forever])
+
+    async with await RealtimeRunner(agent, model=model, config=config).run() as session:
+        sending = asyncio.ensure_future(session.send_message("Hello"))
+        await asyncio.wait_for(entered.wait(), GUARD_SECONDS)
+        sending.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(sending, GUARD_SECONDS)
+        assert model.connected is True
+
+    assert model.sent_events == (HELLO,)
+    assert model.closed is True
+    model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_close_cancelled_before_it_runs_propagates_and_can_be_retried() -> None:
+    model = ScriptedRealtimeModel()
+    session = await runner_for(model).run()
+    await session.enter()
+
+    closing = asyncio.ensure_future(session.close())
+    closing.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(closing, GUARD_SECONDS)
+    assert model.connected is True
+
+    await asyncio.wait_for(session.close(), GUARD_SECONDS)
+    assert (model.connected, model.closed, model.close_calls) == (False, True, 1)
+
+
+@pytest.mark.skipif(
+    not compat.sdk_at_least(0, 24),
+    reason="the 0.14 session closes without awaiting its tool tasks: no close in progress",
+)
+@pytest.mark.asyncio
+async def test_close_cancelled_while_in_progress_propagates_and_can_be_retried() -> None:
+    tool_started = asyncio.Event()
+    tool_cancelled = asyncio.Event()
+    release = asyncio.Event()
+
+    @function_tool
+    async def slow_lookup() -> str:
+        """Hold the session's cleanup until released."""
+        tool_started.set()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            tool_cancelled.set()
+            await release.wait()
+            raise
+        return "never"
+
+    call = RealtimeModelToolCallEvent(name="slow_lookup", call_id="call_1", arguments="{}")
+    model = ScriptedRealtimeModel(connect_events=[call])
+    agent = RealtimeAgent(name="Assistant", tools=[slow_lookup])
+    config: RealtimeRunConfig = {"tracing_disabled": True, "async_tool_calls": True}
+    session = await RealtimeRunner(agent, model=model, config=config).run()
+    await session.enter()
+    await asyncio.wait_for(tool_started.wait(), GUARD_SECONDS)
+
+    # The session's close waits for its tool task, so it is in progress when cancelled.
+    closing = asyncio.ensure_future(session.close())
+    await asyncio.wait_for(tool_cancelled.wait(), GUARD_SECONDS)
+    closing.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(closing, GUARD_SECONDS)
+    assert model.closed is False
+
+    release.set()
+    await asyncio.wait_for(session.close(), GUARD_SECONDS)
+    assert (model.connected, model.closed, model.close_calls) == (False, True, 1)
+
+
+# -- messages survive hostile values -----------------------------------------------------------
+
+
+class HostileRepr:
+    def __repr__(self) -> str:
+        raise RuntimeError("repr exploded")
+
+
+@pytest.mark.asyncio
+async def test_error_messages_survive_values_whose_repr_raises_or_is_huge() -> None:
+    class Predicate:
+        def __call__(self, event: Any) -> bool:
+            return False
+
+        def __repr__(self) -> str:
+            raise RuntimeError("repr exploded")
+
+    model = ScriptedRealtimeModel([RealtimeStep(expect=Predicate())])
+    hostile: Any = {"type": "message", "role": "user", "content": [HostileRepr(), 10**5000]}
+
+    async with await runner_for(model).run() as session:
+        with pytest.raises(UnexpectedRealtimeSend) as caught:
+            await session.send_message(hostile)
+
+    assert "Send 1" in str(caught.value)
+    assert len(str(caught.value)) < 1000
+    with pytest.raises(UnconsumedRealtimeSteps) as unconsumed:
+        model.assert_complete()
+    assert "1 scripted realtime step" in str(unconsumed.value)
+    assert "RealtimeStep(" in repr(model.pending_steps[0])
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        InvalidRealtimeStep("invalid_event", 2, "emit", "bad", event_field="delta"),
+        UnexpectedRealtimeSend(HELLO, RealtimeModelSendInterrupt, send_index=3, step_index=1),
+    ],
+)
+def test_structured_errors_survive_pickling_with_their_fields(error: Exception) -> None:
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is type(error)
+    assert vars(copy) == vars(error)
+    assert str(copy) == str(error)
+
+
+@pytest.mark.asyncio
+async def test_withheld_conditional_send_after_close_is_no_send_and_no_error() -> None:
+    model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO)])
+
+    async with await runner_for(model).run():
+        pass
+
+    assert await model.send_event_if(HELLO, lambda: False) is False
+    with pytest.raises(RealtimeScriptError, match="after close"):
+        await model.send_event_if(HELLO, lambda: True)
+    assert model.sent_events == ()
+
+
+def test_none_for_emit_and_connect_events_means_no_events() -> None:
+    step = RealtimeStep(expect=HELLO, emit=None)  # type: ignore[arg-type]
+    model = ScriptedRealtimeModel([step], connect_events=None)  # type: ignore[arg-type]
+    assert step.emit == ()
+    assert model.pending_steps == (step,)

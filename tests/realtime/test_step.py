@@ -142,6 +142,7 @@ def test_step_with_both_emit_and_error_is_rejected() -> None:
     error = caught.value
     assert isinstance(error, InvalidStepError)
     assert isinstance(error, RealtimeScriptError)
+    assert isinstance(error, ValueError)
     assert (error.reason, error.input_index, error.field) == ("conflicting_outcomes", 0, "emit")
     assert "not both" in str(error)
 
@@ -248,3 +249,224 @@ def test_model_given_a_single_step_instead_of_a_sequence_says_so() -> None:
         ScriptedRealtimeModel(step)  # type: ignore[arg-type]
     assert (caught.value.reason, caught.value.field) == ("invalid_input", "steps")
     assert "sequence of RealtimeStep" in str(caught.value)
+
+
+# -- shapes checked when the step is built -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "expect",
+    [
+        pytest.param(list[int], id="parameterized-builtin"),
+        pytest.param(tuple[RealtimeModelSendUserInput, ...], id="parameterized-tuple"),
+        pytest.param(lambda event, other: True, id="two-arguments"),
+        pytest.param(lambda: True, id="no-arguments"),
+        pytest.param(lambda event, *, flag: True, id="required-keyword"),
+    ],
+)
+def test_expectation_of_the_wrong_shape_is_rejected_when_built(expect: Any) -> None:
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        RealtimeStep(expect=expect)
+    assert (caught.value.reason, caught.value.field) == ("invalid_expect", "expect")
+
+
+def test_generator_function_expectation_is_rejected() -> None:
+    def predicate(event: RealtimeModelSendEvent) -> Any:
+        yield True
+
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        RealtimeStep(expect=predicate)
+    assert caught.value.reason == "invalid_expect"
+
+
+def test_callable_object_with_an_async_call_is_rejected() -> None:
+    class Matcher:
+        async def __call__(self, event: RealtimeModelSendEvent) -> bool:
+            return True
+
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        RealtimeStep(expect=Matcher())  # type: ignore[arg-type]
+    assert caught.value.reason == "invalid_expect"
+
+
+def test_predicates_with_optional_extra_parameters_are_accepted() -> None:
+    def predicate(event: RealtimeModelSendEvent, *rest: Any, flag: bool = True) -> bool:
+        return flag
+
+    assert RealtimeStep(expect=predicate).expect is predicate
+
+
+class NeedsArguments(Exception):
+    def __init__(self, code: int, detail: str) -> None:
+        super().__init__(code, detail)
+
+
+class Interrupted(BaseException):
+    pass
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        pytest.param(NeedsArguments, id="class-needing-arguments"),
+        pytest.param(KeyboardInterrupt, id="keyboard-interrupt-class"),
+        pytest.param(SystemExit(1), id="system-exit"),
+        pytest.param(asyncio.CancelledError(), id="cancelled"),
+        pytest.param(GeneratorExit, id="generator-exit"),
+        pytest.param(Interrupted(), id="base-exception-subclass"),
+        pytest.param(StopIteration, id="stop-iteration"),
+        pytest.param(StopAsyncIteration(), id="stop-async-iteration"),
+        pytest.param(int, id="not-an-exception-class"),
+    ],
+)
+def test_step_error_that_cannot_be_raised_from_a_send_is_rejected_when_built(error: Any) -> None:
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        RealtimeStep(expect=RealtimeModelSendInterrupt, error=error)
+    assert (caught.value.reason, caught.value.field) == ("invalid_error", "error")
+
+
+@pytest.mark.parametrize("field", ["connect_error", "close_error"])
+@pytest.mark.parametrize(
+    "error",
+    [
+        pytest.param(NeedsArguments, id="class-needing-arguments"),
+        pytest.param(asyncio.CancelledError, id="cancelled"),
+        pytest.param(KeyboardInterrupt(), id="keyboard-interrupt"),
+    ],
+)
+def test_lifecycle_error_that_cannot_be_raised_is_rejected_when_built(
+    field: str, error: Any
+) -> None:
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        ScriptedRealtimeModel(**{field: error})
+    assert (caught.value.reason, caught.value.field) == ("invalid_error", field)
+    assert "NeedsArguments" in str(caught.value) or "not an Exception" in str(caught.value)
+
+
+@pytest.mark.asyncio
+async def test_exception_class_with_a_default_constructor_is_raised_as_a_fresh_instance() -> None:
+    model = ScriptedRealtimeModel(
+        [RealtimeStep(expect=RealtimeModelSendUserInput, error=ConnectionResetError)],
+        close_error=BrokenPipeError,
+    )
+
+    session = await runner_for(model).run()
+    await session.enter()
+    with pytest.raises(ConnectionResetError):
+        await session.send_message("Hello")
+    with pytest.raises(BrokenPipeError):
+        await session.close()
+    model.assert_complete()
+
+
+# -- predicates judged at call time ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        pytest.param(1, id="one"),
+        pytest.param("yes", id="string"),
+        pytest.param(None, id="none"),
+        pytest.param([True], id="list"),
+    ],
+)
+@pytest.mark.asyncio
+async def test_predicate_result_other_than_a_bool_is_a_structured_error(result: Any) -> None:
+    model = ScriptedRealtimeModel([RealtimeStep(expect=lambda event: result)])
+
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        await drive(model, "Hello")
+
+    assert (caught.value.reason, caught.value.field) == ("invalid_expect", "expect")
+    assert type(result).__name__ in str(caught.value)
+    assert model.remaining_steps == 1
+    assert model.sent_events == (RealtimeModelSendUserInput(user_input="Hello"),)
+
+
+@pytest.mark.asyncio
+async def test_predicate_returning_a_numpy_array_is_a_structured_error_not_value_error() -> None:
+    numpy = pytest.importorskip("numpy")
+    model = ScriptedRealtimeModel([RealtimeStep(expect=lambda event: numpy.array([True, False]))])
+
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        await drive(model, "Hello")
+    assert "ndarray" in str(caught.value)
+
+
+@pytest.mark.asyncio
+async def test_predicate_returning_a_numpy_bool_is_judged_by_its_value() -> None:
+    numpy = pytest.importorskip("numpy")
+    model = ScriptedRealtimeModel(
+        [
+            RealtimeStep(expect=lambda event: numpy.bool_(False)),
+        ],
+        strict=False,
+    )
+    matching = ScriptedRealtimeModel(
+        [RealtimeStep(expect=lambda event: numpy.bool_(True), emit=[REPLY])]
+    )
+
+    async with await runner_for(model).run() as session:
+        await session.send_message("Hello")
+    assert model.remaining_steps == 1
+    assert await drive(matching, "Hello") == [REPLY]
+
+
+@pytest.mark.asyncio
+async def test_builtin_predicate_that_cannot_take_the_event_fails_with_the_cause() -> None:
+    # ``max`` has no inspectable signature, so its shape is only known when called.
+    model = ScriptedRealtimeModel([RealtimeStep(expect=max)])  # type: ignore[arg-type]
+
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        await drive(model, "Hello")
+
+    assert (caught.value.reason, caught.value.field) == ("invalid_expect", "expect")
+    assert isinstance(caught.value.__cause__, TypeError)
+    assert model.remaining_steps == 1
+
+
+@pytest.mark.asyncio
+async def test_predicate_gets_a_copy_so_mutating_it_changes_nothing_recorded() -> None:
+    message: Any = {"type": "message", "role": "user", "content": [{"type": "input_text"}]}
+    seen: list[Any] = []
+
+    def vandal(event: RealtimeModelSendEvent) -> bool:
+        assert isinstance(event, RealtimeModelSendUserInput)
+        seen.append(event)
+        event.user_input["content"].clear()  # type: ignore[union-attr]
+        event.user_input = "rewritten by the matcher"
+        return True
+
+    model = ScriptedRealtimeModel([RealtimeStep(expect=vandal, emit=[REPLY])])
+    async with await runner_for(model).run() as session:
+        await session.send_message(message)
+
+    assert message["content"] == [{"type": "input_text"}]
+    (sent,) = model.sent_events
+    assert isinstance(sent, RealtimeModelSendUserInput)
+    assert sent.user_input == message
+    assert seen[0] is not sent
+    model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_union_of_event_classes_matches_any_of_them() -> None:
+    either_kind = RealtimeModelSendAudio | RealtimeModelSendUserInput
+    model = ScriptedRealtimeModel(
+        [RealtimeStep(expect=either_kind), RealtimeStep(expect=either_kind)]
+    )
+
+    async with await runner_for(model).run() as session:
+        await session.send_message("Hello")
+        await session.send_audio(b"\x01")
+        with pytest.raises(UnexpectedRealtimeSend):
+            await model.send_event(RealtimeModelSendInterrupt())
+
+    model.assert_complete()
+
+
+def test_union_with_a_class_that_is_not_an_outgoing_event_is_rejected() -> None:
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        RealtimeStep(expect=RealtimeModelSendAudio | int)
+    assert caught.value.reason == "invalid_expect"

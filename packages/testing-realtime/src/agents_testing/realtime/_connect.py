@@ -2,35 +2,64 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from agents.realtime.model import RealtimePlaybackTracker
 
 from ._errors import RealtimeScriptError
-from ._events import detach_settings
+from ._events import detach_settings, record_copy
 
 __all__ = ["RealtimeConnectCall", "detached_call", "record_connect", "strip_url"]
 
 
-@dataclass(frozen=True)
-class RealtimeConnectCall:
-    """What one ``connect()`` asked for, without any credential.
+class RealtimeConnectCall(dict[str, Any]):
+    """What one ``connect()`` asked for, without any credential: a plain mapping.
 
-    Only whether an API key or headers were given is kept, never their values; the
-    URL keeps scheme, host, port and path but drops user-info, query and fragment.
-    ``initial_model_settings`` is a detached copy whose tools and handoffs keep their
-    identity; ``playback_tracker`` is the live tracker object.
+    Keys (also readable as attributes): ``url``, ``api_key_provided``,
+    ``headers_provided``, ``initial_model_settings``, ``playback_tracker`` and
+    ``call_id``. Only whether an API key or headers were given is kept, never their
+    values; the URL keeps scheme, host, port and path but drops user-info, query and
+    fragment. ``initial_model_settings`` is a detached copy whose tools and handoffs
+    keep their identity; ``playback_tracker`` is the live tracker object. Every
+    ``connect_calls`` access hands out fresh copies, so changing one changes nothing
+    recorded.
     """
 
-    url: str | None
-    api_key_provided: bool
-    headers_provided: bool
-    initial_model_settings: Mapping[str, Any] | None
-    playback_tracker: RealtimePlaybackTracker | None
-    call_id: str | None
+    __slots__ = ()
+
+    @property
+    def url(self) -> str | None:
+        """The connect URL without user-info, query and fragment, or ``None``."""
+        return self["url"]  # type: ignore[no-any-return]
+
+    @property
+    def api_key_provided(self) -> bool:
+        """Whether an API key (or key provider) was given."""
+        return self["api_key_provided"]  # type: ignore[no-any-return]
+
+    @property
+    def headers_provided(self) -> bool:
+        """Whether custom headers were given."""
+        return self["headers_provided"]  # type: ignore[no-any-return]
+
+    @property
+    def initial_model_settings(self) -> Mapping[str, Any] | None:
+        """The session settings the connect started with (tools keep their identity)."""
+        return self["initial_model_settings"]  # type: ignore[no-any-return]
+
+    @property
+    def playback_tracker(self) -> RealtimePlaybackTracker | None:
+        """The live playback tracker the connect was given, if any."""
+        return self["playback_tracker"]  # type: ignore[no-any-return]
+
+    @property
+    def call_id(self) -> str | None:
+        """The call id of a connect that attaches to an existing call, if any."""
+        return self["call_id"]  # type: ignore[no-any-return]
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (dict(self),))
 
 
 def strip_url(url: str) -> str:
@@ -86,7 +115,9 @@ def record_connect(options: Mapping[str, Any]) -> RealtimeConnectCall:
         url=None if url is None else strip_url(url),
         api_key_provided=options.get("api_key") is not None,
         headers_provided=options.get("headers") is not None,
-        initial_model_settings=None if settings is None else detach_settings(settings),
+        initial_model_settings=None
+        if settings is None
+        else record_copy(detach_settings, settings, "connect() initial_model_settings"),
         playback_tracker=options.get("playback_tracker"),
         call_id=_optional_str(options, "call_id"),
     )
@@ -94,8 +125,8 @@ def record_connect(options: Mapping[str, Any]) -> RealtimeConnectCall:
 
 def detached_call(call: RealtimeConnectCall) -> RealtimeConnectCall:
     """A copy of a record for handing out, so callers cannot change the history."""
-    if call.initial_model_settings is None:
-        return call
-    return dataclasses.replace(
-        call, initial_model_settings=detach_settings(call.initial_model_settings)
-    )
+    fresh = RealtimeConnectCall(call)
+    settings = call["initial_model_settings"]
+    if settings is not None:
+        fresh["initial_model_settings"] = detach_settings(settings)
+    return fresh

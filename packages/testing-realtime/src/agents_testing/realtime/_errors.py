@@ -15,6 +15,7 @@ from agents_testing.core import (
     UnconsumedStepsError,
     UnexpectedCallError,
     ordinal,
+    safe_repr,
 )
 
 if TYPE_CHECKING:
@@ -36,22 +37,51 @@ class RealtimeScriptError(AgentsTestingError):
     """
 
 
-class InvalidRealtimeStep(RealtimeScriptError, InvalidStepError):
-    """A scripted step, event or lifecycle error was malformed and rejected up front.
+class InvalidRealtimeStep(RealtimeScriptError, InvalidStepError, ValueError):
+    """A scripted step, event or argument was malformed and rejected.
+
+    It is also a ``ValueError``, so ``except ValueError`` written for an invalid
+    argument keeps working.
 
     ``reason`` is one of ``invalid_input`` (a ``steps`` item is not a
-    :class:`RealtimeStep`), ``invalid_expect``, ``invalid_event`` (not a normalized
-    ``RealtimeModelEvent``), ``invalid_error`` (not an exception) or
-    ``conflicting_outcomes`` (a step with both ``emit`` and ``error``). ``field`` names
-    the argument that held the bad value and ``input_index`` its 0-based position in
-    that argument (0 for a single value such as ``expect`` or ``error``).
+    :class:`RealtimeStep`), ``invalid_expect`` (an expectation that can never work, or
+    a predicate that failed to give a bool when called), ``invalid_event`` (not a
+    normalized ``RealtimeModelEvent``, or one with a field of the wrong type),
+    ``invalid_error`` (not an ``Exception`` that can be raised), ``invalid_argument``
+    (a constructor argument of the wrong type) or ``conflicting_outcomes`` (a step
+    with both ``emit`` and ``error``). ``field`` names the argument that held the bad
+    value and ``input_index`` its 0-based position in that argument (0 for a single
+    value such as ``expect`` or ``error``); ``event_field`` names the offending field
+    of an event, when it was one.
     """
 
-    def __init__(self, reason: str, input_index: int, field: str, detail: str) -> None:
+    def __init__(
+        self,
+        reason: str,
+        input_index: int,
+        field: str,
+        detail: str,
+        *,
+        event_field: str | None = None,
+    ) -> None:
         self.reason = reason
         self.input_index = input_index
         self.field = field
+        self.event_field = event_field
+        self.detail = detail
         super().__init__(f"Invalid realtime script ({reason}) in {field!r}: {detail}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (
+            _rebuild_invalid_step,
+            (self.reason, self.input_index, self.field, self.detail, self.event_field),
+        )
+
+
+def _rebuild_invalid_step(
+    reason: str, input_index: int, field: str, detail: str, event_field: str | None
+) -> InvalidRealtimeStep:
+    return InvalidRealtimeStep(reason, input_index, field, detail, event_field=event_field)
 
 
 class UnexpectedRealtimeSend(RealtimeScriptError, UnexpectedCallError):
@@ -77,18 +107,30 @@ class UnexpectedRealtimeSend(RealtimeScriptError, UnexpectedCallError):
         self.step_index = step_index
         if step_index is None:
             message = (
-                f"Send {ordinal(send_index)} ({actual!r}) arrived after every scripted "
+                f"Send {ordinal(send_index)} ({safe_repr(actual)}) arrived after every scripted "
                 "step was used. Add a RealtimeStep that expects it, or pass strict=False "
                 "to record unrelated sends without failing."
             )
         else:
             message = (
-                f"Send {ordinal(send_index)} ({actual!r}) does not match step "
-                f"{ordinal(step_index)}, which expects {expected!r}. Fix the order of the "
+                f"Send {ordinal(send_index)} ({safe_repr(actual)}) does not match step "
+                f"{ordinal(step_index)}, which expects {safe_repr(expected)}. Fix the order of the "
                 "steps or the expectation, or pass strict=False to let unrelated sends "
                 "through."
             )
         super().__init__(message)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (
+            _rebuild_unexpected_send,
+            (self.actual, self.expected, self.send_index, self.step_index),
+        )
+
+
+def _rebuild_unexpected_send(
+    actual: Any, expected: Any, send_index: int, step_index: int | None
+) -> UnexpectedRealtimeSend:
+    return UnexpectedRealtimeSend(actual, expected, send_index=send_index, step_index=step_index)
 
 
 class UnconsumedRealtimeSteps(RealtimeScriptError, UnconsumedStepsError):
@@ -103,7 +145,9 @@ class UnconsumedRealtimeSteps(RealtimeScriptError, UnconsumedStepsError):
 
     def __init__(self, pending_steps: tuple[RealtimeStep, ...]) -> None:
         self._set_pending_steps(pending_steps)
-        expects = ", ".join(repr(step.expect) for step in pending_steps)
+        expects = ", ".join(safe_repr(step.expect, 80) for step in pending_steps[:5])
+        if len(pending_steps) > 5:
+            expects += f", and {len(pending_steps) - 5} more"
         super().__init__(
             f"{self.remaining_steps} scripted realtime step(s) were never matched: "
             f"{expects}. The session ended before sending them; check what the code "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from agents.realtime.model import RealtimeModel, RealtimeModelConfig, RealtimeModelListener
@@ -18,14 +18,14 @@ from ._errors import (
     UnconsumedRealtimeSteps,
     UnexpectedRealtimeSend,
 )
-from ._events import detach_send_event
+from ._events import detach_model_event, detach_send_event, record_copy
 from ._step import RealtimeStep, validate_error, validate_events
 
 __all__ = ["ScriptedRealtimeModel"]
 
 
 def _validated_steps(steps: Iterable[RealtimeStep]) -> list[RealtimeStep]:
-    if isinstance(steps, (str, bytes)) or not isinstance(steps, Iterable):
+    if isinstance(steps, (str, bytes, Mapping, RealtimeStep)) or not isinstance(steps, Iterable):
         raise InvalidRealtimeStep(
             "invalid_input",
             0,
@@ -50,8 +50,10 @@ class ScriptedRealtimeModel(RealtimeModel):
 
     Each send consumes the next :class:`RealtimeStep` when it matches, then the step's
     events go to the listeners (or its error is raised). ``connect_events`` are emitted
-    by the first successful ``connect()``; ``connect_error`` fails the first connect and
-    ``close_error`` the first close (the connection still ends). With ``strict=False``
+    by every successful ``connect()``, as a server greets every new connection, so a
+    closed model can be connected again by another session; ``connect_error`` fails
+    the first connect and ``close_error`` the first close (the connection still ends).
+    With ``strict=False``
     sends that do not match are recorded and leave the step pending. Apart from the
     constructor, :meth:`emit` and :meth:`assert_complete`, all methods are the
     ``RealtimeModel`` interface and read-only inspection properties.
@@ -66,20 +68,26 @@ class ScriptedRealtimeModel(RealtimeModel):
         close_error: BaseException | type[BaseException] | None = None,
         strict: bool = True,
     ) -> None:
+        if type(strict) is not bool:
+            raise InvalidRealtimeStep(
+                "invalid_argument",
+                0,
+                "strict",
+                f"strict must be a bool (True or False), got {type(strict).__name__}",
+            )
         validate_error(connect_error, "connect_error")
         validate_error(close_error, "close_error")
         self._script: StepScript[RealtimeStep] = StepScript(_validated_steps(steps))
         self._connect_events = validate_events(connect_events, "connect_events")
         self._connect_error = connect_error
         self._close_error = close_error
-        self._strict = bool(strict)
+        self._strict = strict
         self._listeners: list[RealtimeModelListener] = []
         self._connect_calls: list[RealtimeConnectCall] = []
         self._sent: list[RealtimeModelSendEvent] = []
         self._connected = False
         self._closed = False
         self._close_calls = 0
-        self._connections = 0
 
     # -- RealtimeModel interface -------------------------------------------------
 
@@ -97,15 +105,13 @@ class ScriptedRealtimeModel(RealtimeModel):
             raise error
         self._connected = True
         self._closed = False
-        self._connections += 1
-        if self._connections == 1:
-            try:
-                for event in self._connect_events:
-                    await self._deliver(event)
-            except BaseException:
-                # connect() failed as far as the caller can tell: nobody will close it.
-                self._connected = False
-                raise
+        try:
+            for event in self._connect_events:
+                await self._deliver(detach_model_event(event))
+        except BaseException:
+            # connect() failed as far as the caller can tell: nobody will close it.
+            self._connected = False
+            raise
 
     def add_listener(self, listener: RealtimeModelListener) -> None:
         """Register ``listener`` for incoming events (once, like the SDK's own models)."""
@@ -126,11 +132,15 @@ class ScriptedRealtimeModel(RealtimeModel):
     async def send_event_if(
         self, event: RealtimeModelSendEvent, send_if: Callable[[], bool]
     ) -> bool:
-        """Send ``event`` only if ``send_if()`` holds; nothing awaits in between."""
-        if not self._connected:
-            raise self._disconnected(event)
+        """Send ``event`` only if ``send_if()`` holds; nothing awaits in between.
+
+        The condition is checked first: a send it withholds is no send at all, so it
+        cannot fail for being made while disconnected.
+        """
         if not send_if():
             return False
+        if not self._connected:
+            raise self._disconnected(event)
         await self._send(event)
         return True
 
@@ -147,7 +157,10 @@ class ScriptedRealtimeModel(RealtimeModel):
     # -- test-facing extras ------------------------------------------------------
 
     async def emit(self, *events: RealtimeModelEvent) -> None:
-        """Push incoming events from the test to every listener, in order."""
+        """Push copies of incoming events from the test to every listener, in order.
+
+        Every event is checked (and copied) before the first one is delivered.
+        """
         checked = validate_events(events, "emit")
         if not self._connected:
             raise RealtimeScriptError(
@@ -213,13 +226,16 @@ class ScriptedRealtimeModel(RealtimeModel):
 
     async def _send(self, event: RealtimeModelSendEvent) -> None:
         send_index = len(self._sent)
-        self._sent.append(detach_send_event(event))
-        step = self._script.take(lambda candidate: candidate.matches(event))
+        snapshot = record_copy(detach_send_event, event, type(event).__name__)
+        self._sent.append(snapshot)
+        # Matchers see the private snapshot (predicates get a copy of it), never the
+        # caller's object, so nothing they do can change what was recorded.
+        step = self._script.take(lambda candidate: candidate.matches(snapshot))
         if step is None:
             if self._strict:
                 pending = self._script.peek()
                 raise UnexpectedRealtimeSend(
-                    detach_send_event(event),
+                    detach_send_event(snapshot),
                     None if pending is None else pending.expect,
                     send_index=send_index,
                     step_index=None if pending is None else self._script.consumed,
@@ -227,7 +243,7 @@ class ScriptedRealtimeModel(RealtimeModel):
             return
         if step.error is not None:
             raise step.error
-        for incoming in step.emit:
+        for incoming in step.emit:  # fresh copies, one per emission
             await self._deliver(incoming)
 
     async def _deliver(self, event: RealtimeModelEvent) -> None:
