@@ -26,7 +26,7 @@ from pathlib import Path
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# Run as a script, so its own directory is on sys.path.
 from sdk_releases import LOWEST, NEWEST, sdk_requirements
 
 BOUNDARIES = ("core", "model", "sandbox", "realtime", "voice")
@@ -288,7 +288,8 @@ def serve(root_dir: Path, port: int, fallback: bool) -> int:
     args = [tool("pypi-server"), "run", "-i", "127.0.0.1", "-p", str(port),
             "-a", ".", "-P", ".", "--log-stream", "stderr"]  # fmt: skip
     args += [] if fallback else ["--disable-fallback"]
-    server = subprocess.Popen([*args, str(root_dir)])
+    # The server logs to stderr; stdout carries only the index URL, once it answers.
+    server = subprocess.Popen([*args, str(root_dir)], stdout=sys.stderr)
     # Stopping this command (SIGTERM, as CI and the tests do) stops the server with it.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     url = f"http://127.0.0.1:{port}/simple/"
