@@ -480,7 +480,11 @@ def _parser() -> argparse.ArgumentParser:
     p = commands.add_parser("smoke", help="install from the index in a clean venv and run it")
     p.add_argument("package")
     p.add_argument("--index-url", required=True)
-    p.add_argument("--sdk", default=NEWEST, help=f"openai-agents release ({LOWEST} … {NEWEST})")
+    p.add_argument(
+        "--sdk",
+        default="newest",
+        help=f"openai-agents release: lowest ({LOWEST}), newest ({NEWEST}) or a version",
+    )
     p.add_argument("--core", default=None, help="'oldest' (of the package's range) or a version")
     p.add_argument("--venv", type=Path, default=None)
     p.add_argument("--python", default=sys.executable)
@@ -508,7 +512,8 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "upload":
             upload(dist_files(args.paths), args.index_url)
         elif args.command == "smoke":
-            smoke(root, boundary_name(args.package), args.index_url, args.sdk, args.core,
+            sdk = {"lowest": LOWEST, "newest": NEWEST}.get(args.sdk, args.sdk)
+            smoke(root, boundary_name(args.package), args.index_url, sdk, args.core,
                   args.venv, args.python)  # fmt: skip
         elif args.command == "core-range":
             boundary = boundary_name(args.package)
