@@ -137,11 +137,12 @@ def parse_version(text: str) -> Version:
     return version
 
 
-def next_version(current: Version, request: str) -> Version:
+def next_version(current: Version, request: str, *, current_released: bool = True) -> Version:
     """Semver's next version: an explicit one, or a major/minor/patch bump.
 
     Bumping a pre-release releases it when it already sits at that level
-    (``0.2.0rc1`` + minor is ``0.2.0``), as semver tools do.
+    (``0.2.0rc1`` + minor is ``0.2.0``), as semver tools do. The current version itself
+    may be given while it has no tag yet: a package's first release.
     """
     if request not in _BUMPS:
         new = parse_version(request)
@@ -154,7 +155,7 @@ def next_version(current: Version, request: str) -> Version:
             new = Version(f"{major}.{minor}.0" if pre and patch == 0 else f"{major}.{minor + 1}.0")
         else:
             new = Version(f"{major}.{minor}.{patch}" if pre else f"{major}.{minor}.{patch + 1}")
-    if new <= current:
+    if new < current or (new == current and current_released):
         raise ReleaseError(f"{new} is not newer than the current version {current}")
     return new
 
@@ -383,7 +384,8 @@ def release(root: Path, boundary: str, request: str, dry_run: bool, date: str) -
             f"the working tree has uncommitted changes; commit or stash them first:\n{dirty}"
         )
     current = read_version(root, boundary)
-    version = next_version(current, request)
+    released = bool(git(root, "tag", "--list", tag_name(boundary, current)))
+    version = next_version(current, request, current_released=released)
     tag = tag_name(boundary, version)
     if git(root, "tag", "--list", tag):
         raise ReleaseError(f"tag {tag} already exists")

@@ -116,7 +116,6 @@ def test_release_computes_semver_versions_with_pre_releases(
 @pytest.mark.parametrize(
     ("request_", "problem"),
     [
-        ("0.1.0", "is not newer than the current version 0.1.0"),
         ("0.0.9", "is not newer than the current version 0.1.0"),
         ("0.2", "is not a release version"),
         ("0.2.0.dev1", "is not a release version"),
@@ -220,3 +219,16 @@ def test_tag_names_its_package_and_must_match_its_version(
     assert "names 0.3.0, but agents-testing-model is at 0.1.0" in wrong.stderr
     assert malformed.returncode == 1
     assert "is not a release tag" in malformed.stderr
+
+
+def test_the_current_version_is_released_as_is_until_it_has_a_tag(
+    release_in: ReleaseIn, repo: Path, git: Git
+) -> None:
+    first = release_in(repo, "release", "model", "0.1.0", "--dry-run")
+    git(repo, "tag", "testing-model-v0.1.0")
+    again = release_in(repo, "release", "model", "0.1.0", "--dry-run", check=False)
+
+    assert "agents-testing-model 0.1.0 -> 0.1.0" in first.stdout
+    assert "tag: testing-model-v0.1.0" in first.stdout
+    assert again.returncode == 1
+    assert "0.1.0 is not newer than the current version 0.1.0" in again.stderr
