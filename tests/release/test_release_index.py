@@ -20,7 +20,8 @@ _SDKS = runpy.run_path(str(Path(__file__).resolve().parents[2] / "scripts" / "sd
 LOWEST: str = _SDKS["LOWEST"]
 NEWEST: str = _SDKS["NEWEST"]
 
-pytestmark = pytest.mark.slow
+# One worker builds and serves the index for all of them under `--dist loadgroup`.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("release-index")]
 
 ReleaseIn = Callable[..., subprocess.CompletedProcess[str]]
 Git = Callable[..., str]
