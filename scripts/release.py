@@ -396,7 +396,8 @@ def release(root: Path, boundary: str, request: str, dry_run: bool, date: str) -
         oldest_core(allowed)
         if read_version(root, "core") not in allowed:
             raise ReleaseError(
-                f"{distribution(boundary)} allows agents-testing-core {allowed}, which excludes "
+                f"{distribution(boundary)} allows agents-testing-core"
+                f"{requirement(root, boundary, 'agents-testing-core')}, which excludes "
                 f"the workspace's core {read_version(root, 'core')} it is tested with: "
                 "update its core range first"
             )
