@@ -20,8 +20,7 @@ _SDKS = runpy.run_path(str(Path(__file__).resolve().parents[2] / "scripts" / "sd
 LOWEST: str = _SDKS["LOWEST"]
 NEWEST: str = _SDKS["NEWEST"]
 
-# One worker builds and serves the index for all of them under `--dist loadgroup`.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("release-index")]
+pytestmark = pytest.mark.slow
 
 ReleaseIn = Callable[..., subprocess.CompletedProcess[str]]
 Git = Callable[..., str]
