@@ -54,8 +54,11 @@ _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
     "sandbox": frozenset(
         {
             "InvalidSandboxStep",
+            "ReplayedSandboxError",
             "SandboxCall",
             "SandboxCallMatcherError",
+            "SandboxCallMismatch",
+            "SandboxCassette",
             "SandboxScriptError",
             "SandboxStepSpec",
             "ScriptedSandboxSession",

@@ -77,7 +77,7 @@ class CassetteOptions:
 
 
 def default_path(item: pytest.Item, boundary: str) -> Path:
-    """``cassettes/<module>/<test name>[.<boundary>].json`` beside the test file."""
+    """``cassettes/<module>/<test name>[.sandbox].json`` beside the test file."""
     name = re.sub(r"[^\w.\-\[\]]", "_", item.name)
     suffix = "" if boundary == "model" else f".{boundary}"
     return Path(item.path).parent / "cassettes" / Path(item.path).stem / f"{name}{suffix}.json"

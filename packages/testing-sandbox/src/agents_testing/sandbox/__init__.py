@@ -13,6 +13,7 @@ from agents_testing.core._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ._call import SandboxCall
+    from ._cassette import ReplayedSandboxError, SandboxCallMismatch, SandboxCassette
     from ._errors import (
         InvalidSandboxStep,
         SandboxCallMatcherError,
@@ -25,8 +26,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "InvalidSandboxStep",
+    "ReplayedSandboxError",
     "SandboxCall",
     "SandboxCallMatcherError",
+    "SandboxCallMismatch",
+    "SandboxCassette",
     "SandboxScriptError",
     "SandboxStepSpec",
     "ScriptedSandboxSession",
@@ -43,8 +47,11 @@ if not TYPE_CHECKING:
         globals(),
         {
             "InvalidSandboxStep": "._errors",
+            "ReplayedSandboxError": "._cassette",
             "SandboxCall": "._call",
             "SandboxCallMatcherError": "._errors",
+            "SandboxCallMismatch": "._cassette",
+            "SandboxCassette": "._cassette",
             "SandboxScriptError": "._errors",
             "SandboxStepSpec": "._steps",
             "ScriptedSandboxSession": "._session",
