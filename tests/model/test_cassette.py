@@ -348,3 +348,34 @@ async def test_a_provider_records_every_model_it_hands_out(tmp_path: Path) -> No
     # The provider's own client retried the 500 below the model boundary (max_retries=2),
     # so the runner saw three model calls and the cassette holds three.
     assert model.recorded_calls == 3
+
+
+@pytest.mark.asyncio
+async def test_an_earlier_item_changed_in_a_later_call_fails_replay_naming_it(
+    tmp_path: Path,
+) -> None:
+    from agents.run import CallModelData, ModelInputData
+
+    path = tmp_path / "c.json"
+    await record("responses", path, streamed=False)
+    seen = {"calls": 0}
+
+    def rewrite_history(data: CallModelData[Any]) -> ModelInputData:
+        seen["calls"] += 1
+        items = list(data.model_data.input)
+        if seen["calls"] == 3:
+            items[0] = {**items[0], "content": "A flight to Rome?"}
+        return ModelInputData(input=items, instructions=data.model_data.instructions)
+
+    with pytest.raises(ModelRequestMismatch) as caught:
+        await run(
+            make_agents(ModelCassette(path).replay()),
+            "A flight to Paris?",
+            streamed=False,
+            call_model_input_filter=rewrite_history,
+        )
+
+    assert caught.value.call_index == 2
+    assert caught.value.differences == (
+        "request.input[0].content: recorded 'A flight to Paris?', now 'A flight to Rome?'",
+    )

@@ -155,6 +155,7 @@ class ModelCassette:
             [call["request"] for call in calls],
             ignore=self.ignore,
             scrubbers=self.scrubbers,
+            shared_prefixes=_shared_prefixes(calls),
         )
 
     def replay_provider(self) -> ModelProvider:
@@ -201,6 +202,25 @@ def _compress(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
         result.append(call)
         previous = items
     return result
+
+
+def _shared_prefixes(calls: list[dict[str, Any]]) -> list[int]:
+    """How many leading input items each call shares (as objects) with the call before it."""
+    found: list[int] = []
+    previous: Any = None
+    for call in calls:
+        items = call["request"].get("input")
+        shared = 0
+        if (
+            isinstance(items, list)
+            and isinstance(previous, list)
+            and 0 < len(previous) <= len(items)
+            and items[len(previous) - 1] is previous[-1]
+        ):
+            shared = len(previous)
+        found.append(shared)
+        previous = items
+    return found
 
 
 def _expand(calls: list[dict[str, Any]], where: str) -> list[dict[str, Any]]:

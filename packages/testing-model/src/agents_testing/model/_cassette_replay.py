@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
 from agents.models.interface import Model, ModelProvider, ModelTracing
 
+from agents_testing.core import detach
 from agents_testing.core._cassette import CassetteMismatch
 from agents_testing.core._cassette_secrets import Scrubber
 
@@ -61,8 +62,13 @@ class CassetteModel(ScriptedModel):
         *,
         ignore: frozenset[str],
         scrubbers: Sequence[Scrubber] = (),
+        shared_prefixes: Sequence[int] = (),
     ) -> None:
         super().__init__(steps)
+        self._shared = list(shared_prefixes)
+        # Detached copies of the last verified live input: the runner rebuilds every item
+        # each turn but keeps its strings, so comparing with these is the cheap way.
+        self._seen: list[Any] = []
         self._requests = [dict(request) for request in requests]
         self._ignore = ignore
         self._scrubbers = tuple(scrubbers)
@@ -77,12 +83,37 @@ class CassetteModel(ScriptedModel):
     def _check(self, live: LiveRequest) -> None:
         index = self._checked
         if index < len(self._requests):
+            recorded = self._requests[index]
+            input_checked = "input" in self._ignore or self._input_matches(
+                index, live.input, recorded.get("input")
+            )
             lines = self._encoder.differences(
-                self._requests[index], live, ignore=self._ignore, scrubbers=self._scrubbers
+                recorded,
+                live,
+                ignore=self._ignore | {"input"} if input_checked else self._ignore,
+                scrubbers=self._scrubbers,
             )
             if lines:
                 raise ModelRequestMismatch(index, lines)
         self._checked = index + 1
+
+    def _input_matches(self, index: int, live: Any, expected: Any) -> bool:
+        """Whether ``live`` equals the recorded input, checking only new items where it can."""
+        if not isinstance(live, list) or not isinstance(expected, list):
+            return False
+        if len(live) != len(expected):
+            return False
+        seen = self._seen
+        shared = self._shared[index] if index < len(self._shared) else 0
+        if seen and shared == len(seen) and live[:shared] == seen:
+            if live[shared:] != expected[shared:]:
+                return False
+            self._seen = seen + [detach(item) for item in live[shared:]]
+            return True
+        if live != expected:
+            return False
+        self._seen = [detach(item) for item in live]
+        return True
 
     async def get_response(
         self,
