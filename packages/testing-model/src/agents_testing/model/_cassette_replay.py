@@ -19,7 +19,7 @@ from agents_testing.core import detach
 from agents_testing.core._cassette import CassetteMismatch
 from agents_testing.core._cassette_secrets import Scrubber
 
-from ._cassette_request import LiveRequest, RequestEncoder
+from ._cassette_request import LiveRequest, RequestEncoder, share_unchanged_parts
 from ._errors import ModelScriptError
 from ._scripted_model import ScriptedModel
 from ._step import ModelStep
@@ -70,6 +70,7 @@ class CassetteModel(ScriptedModel):
         # each turn but keeps its strings, so comparing with these is the cheap way.
         self._seen: list[Any] = []
         self._requests = [dict(request) for request in requests]
+        share_unchanged_parts(self._requests)
         self._ignore = ignore
         self._scrubbers = tuple(scrubbers)
         self._encoder = RequestEncoder()

@@ -12,6 +12,7 @@ that fails.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
@@ -23,6 +24,7 @@ from agents_testing.core._cassette_secrets import Scrubber, scrub
 
 __all__ = [
     "DEFAULT_IGNORE",
+    "share_unchanged_parts",
     "REQUEST_FIELDS",
     "LiveRequest",
     "RequestEncoder",
@@ -42,6 +44,8 @@ REQUEST_FIELDS: tuple[str, ...] = (
     "streamed",
 )
 """The parts of a request that replay compares; any of them can be left out."""
+
+_OTHER_FIELDS = tuple(name for name in REQUEST_FIELDS if name != "input")
 
 DEFAULT_IGNORE: frozenset[str] = frozenset({"previous_response_id", "conversation_id"})
 """Provider-assigned ids, not compared by default (item ids are always left out)."""
@@ -91,6 +95,8 @@ class RequestEncoder:
     def __init__(self) -> None:
         self._by_identity: dict[int, tuple[object, Any]] = {}
         self._settings: tuple[Any, dict[str, Any]] | None = None
+        self._verified: dict[str, tuple[Any, Any]] = {}
+        self._last: tuple[Any, tuple[int, ...]] | None = None
 
     def encode(self, live: LiveRequest) -> dict[str, Any]:
         """The whole request as cassette JSON."""
@@ -158,15 +164,44 @@ class RequestEncoder:
         scrubbers: Sequence[Scrubber],
     ) -> list[str]:
         """Readable lines for each compared part of ``live`` that differs from ``recorded``."""
+        # The whole request but its input, as the previous call passed it: one comparison.
+        settings = live.model_settings
+        fields = getattr(settings, "__dict__", None)
+        markers = (
+            live.system_instructions,
+            (type(settings), tuple(fields.items())) if fields is not None else settings,
+            tuple(live.tools),
+            live.output_schema,
+            tuple(live.handoffs),
+            live.previous_response_id,
+            live.conversation_id,
+            live.prompt,
+            live.streamed,
+        )
+        parts = tuple(id(recorded.get(name)) for name in _OTHER_FIELDS)
+        last = self._last
+        if last is not None and last[1] == parts and _same(last[0], markers):
+            ignore = {*ignore, *_OTHER_FIELDS}
         lines: list[str] = []
+        verified = self._verified
         for name in REQUEST_FIELDS:
             if name in ignore:
                 continue
             expected = recorded.get(name)
-            if name == "input" and live.input == expected:
-                continue
+            if name == "input":
+                if live.input == expected:
+                    continue
+            else:
+                # Runners pass the same settings, tools and schema turn after turn, and
+                # replays share one recorded object for a part that did not change.
+                marker = _marker(name, live)
+                known = verified.get(name)
+                if known is not None and known[1] is expected and _same(known[0], marker):
+                    continue
             actual = self.part(name, live)
             if actual == expected:
+                if name != "input":
+                    verified[name] = (marker, expected)
                 continue
             actual = scrub(actual, scrubbers)
             if name == "input":
@@ -174,7 +209,38 @@ class RequestEncoder:
                 actual = without_keys(actual, _VOLATILE_ITEM_KEYS)
             if actual != expected:
                 lines.extend(diff_json(expected, actual, f"request.{name}"))
+        if not lines:
+            # The recorded parts are kept alive by the cassette, so their ids stay theirs.
+            self._last = (markers, parts)
         return lines
+
+
+def _marker(name: str, live: LiveRequest) -> Any:
+    value = getattr(live, name)
+    if name in ("tools", "handoffs"):
+        return tuple(value)
+    if name == "model_settings":
+        # Its field values, not the object: one changed in place must not look unchanged.
+        fields = getattr(value, "__dict__", None)
+        return (type(value), tuple(fields.items())) if fields is not None else value
+    return value
+
+
+def _same(before: Any, now: Any) -> bool:
+    if before is now:
+        return True
+    try:
+        return bool(before == now)
+    except Exception:
+        return False
+
+
+def share_unchanged_parts(requests: Sequence[dict[str, Any]]) -> None:
+    """Let consecutive requests share one object for every part that did not change."""
+    for previous, request in itertools.pairwise(requests):
+        for name in REQUEST_FIELDS:
+            if name != "input" and name in request and request[name] == previous.get(name):
+                request[name] = previous[name]
 
 
 def _tool_json(tool: Any) -> tuple[str, dict[str, Any]]:
