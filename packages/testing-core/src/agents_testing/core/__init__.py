@@ -3,6 +3,15 @@
 from __future__ import annotations
 
 from ._bridge import MissingBoundaryError
+from ._cassette import (
+    CassetteError,
+    CassetteFormatError,
+    CassetteMismatch,
+    CassetteNotFound,
+    CassetteVersionError,
+    RecordMode,
+)
+from ._cassette_secrets import CassetteSecretError, Scrubber, SecretFinding
 from ._errors import (
     AgentsTestingError,
     InvalidStepError,
@@ -17,10 +26,19 @@ from ._values import exception_problem, safe_repr
 
 __all__ = [
     "AgentsTestingError",
+    "CassetteError",
+    "CassetteFormatError",
+    "CassetteMismatch",
+    "CassetteNotFound",
+    "CassetteSecretError",
+    "CassetteVersionError",
     "Entry",
     "InvalidStepError",
     "MissingBoundaryError",
     "ModelRequestBlocked",
+    "RecordMode",
+    "Scrubber",
+    "SecretFinding",
     "SnapshotCache",
     "StepScript",
     "UnconsumedStepsError",

@@ -32,11 +32,18 @@ BOUNDARIES: dict[str, tuple[str, tuple[str, ...]]] = {
 _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
     "model": frozenset(
         {
+            "CassetteModel",
+            "CassetteModelProvider",
             "InvalidModelStep",
             "ModelCall",
+            "ModelCassette",
+            "ModelRequestMismatch",
             "ModelScriptError",
             "ModelStep",
             "ModelStepSpec",
+            "RecordingModel",
+            "RecordingModelProvider",
+            "ReplayedModelError",
             "ScriptedModel",
             "UnconsumedModelSteps",
             "UnexpectedModelCall",
@@ -47,8 +54,11 @@ _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
     "sandbox": frozenset(
         {
             "InvalidSandboxStep",
+            "ReplayedSandboxError",
             "SandboxCall",
             "SandboxCallMatcherError",
+            "SandboxCallMismatch",
+            "SandboxCassette",
             "SandboxScriptError",
             "SandboxStepSpec",
             "ScriptedSandboxSession",

@@ -7,6 +7,7 @@ that supporting a new SDK release means editing one file.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 __all__ = [
     "MINIMUM_SDK",
@@ -253,3 +254,25 @@ def voice_reports_close_errors() -> bool:
     ``stream()`` never finishes.
     """
     return sdk_at_least(0, 20)
+
+
+# --- Cassettes ---
+
+__all__ += ["openai_http_module"]
+
+
+@lru_cache(maxsize=1)
+def openai_http_module() -> Any:
+    """The HTTP library the installed ``openai`` client is built on (``httpx2`` or ``httpx``).
+
+    openai 3 moved from ``httpx`` to ``httpx2``; replayed provider errors need that
+    library's ``Request`` and ``Response`` to be rebuilt as the client would raise them.
+    """
+    from importlib import import_module
+
+    from openai import _exceptions
+
+    for name in ("httpx2", "httpx"):
+        if name in vars(_exceptions):
+            return vars(_exceptions)[name]
+    return import_module("httpx")

@@ -1,4 +1,4 @@
-"""agents-testing model boundary: ``ScriptedModel`` and its steps, calls and errors.
+"""agents-testing model boundary: ``ScriptedModel``, its steps, calls and errors, and cassettes.
 
 Exposed to tests as ``agents.testing`` by the agents-testing import bridge.
 """
@@ -11,6 +11,10 @@ from agents_testing.core._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ._call import ModelCall
+    from ._cassette import ModelCassette
+    from ._cassette_outcome import ReplayedModelError
+    from ._cassette_recorder import RecordingModel, RecordingModelProvider
+    from ._cassette_replay import CassetteModel, CassetteModelProvider, ModelRequestMismatch
     from ._errors import (
         InvalidModelArgument as InvalidModelArgument,
     )
@@ -25,11 +29,18 @@ if TYPE_CHECKING:
     from ._step import ModelStep, ModelStepSpec
 
 __all__ = [
+    "CassetteModel",
+    "CassetteModelProvider",
     "InvalidModelStep",
     "ModelCall",
+    "ModelCassette",
+    "ModelRequestMismatch",
     "ModelScriptError",
     "ModelStep",
     "ModelStepSpec",
+    "RecordingModel",
+    "RecordingModelProvider",
+    "ReplayedModelError",
     "ScriptedModel",
     "UnconsumedModelSteps",
     "UnexpectedModelCall",
@@ -47,12 +58,19 @@ if not TYPE_CHECKING:
         __name__,
         globals(),
         {
+            "CassetteModel": "._cassette_replay",
+            "CassetteModelProvider": "._cassette_replay",
             "InvalidModelArgument": "._errors",
             "InvalidModelStep": "._errors",
             "ModelCall": "._call",
+            "ModelCassette": "._cassette",
+            "ModelRequestMismatch": "._cassette_replay",
             "ModelScriptError": "._errors",
             "ModelStep": "._step",
             "ModelStepSpec": "._step",
+            "RecordingModel": "._cassette_recorder",
+            "RecordingModelProvider": "._cassette_recorder",
+            "ReplayedModelError": "._cassette_outcome",
             "ScriptedModel": "._scripted_model",
             "UnconsumedModelSteps": "._errors",
             "UnexpectedModelCall": "._errors",

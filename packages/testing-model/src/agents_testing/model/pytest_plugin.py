@@ -1,19 +1,25 @@
-"""pytest plugin of the model boundary: the ``scripted_model`` fixture.
+"""pytest plugin of the model boundary: the ``scripted_model`` and ``model_cassette`` fixtures.
 
 Loaded by pytest through the ``pytest11`` entry point; the library never imports it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from agents_testing.core._cassette_pytest import CassetteOptions, body_passed
 from agents_testing.core._pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
-    from agents_testing.model import ScriptedModel
+    from agents.models.interface import Model, ModelProvider
+
+    from agents_testing.model import CassetteModel, ModelCassette, ScriptedModel
+
+# The record-mode option and the cassette marker, shared with the sandbox plugin.
+pytest_plugins = ["agents_testing.core._cassette_pytest"]
 
 
 @pytest.fixture
@@ -22,3 +28,75 @@ def scripted_model(_agents_testing_doubles: ScriptedDoubles) -> Callable[..., Sc
     from agents_testing.model import ScriptedModel
 
     return _agents_testing_doubles.track("scripted_model", ScriptedModel)
+
+
+class ModelCassetteFixture:
+    """This test's model cassette: ``model(real)`` / ``provider(real)`` record or replay.
+
+    In record mode ``none`` (the default, and always under CI) both replay the cassette
+    and never touch ``real``; ``once`` records when there is no cassette yet;
+    ``new_episodes`` replays what still matches and records the rest; ``all`` records
+    again. A recording is saved when the test passes; a replay is checked with
+    ``assert_complete()``.
+    """
+
+    def __init__(self, options: CassetteOptions) -> None:
+        from agents_testing.model import ModelCassette
+
+        self.mode = options.mode
+        self.cassette: ModelCassette = ModelCassette(options.path, **options.settings)
+        self.replaying: CassetteModel | None = None
+        self.recording = False
+
+    @property
+    def path(self) -> Any:
+        """Where this test's cassette is."""
+        return self.cassette.path
+
+    def _records(self) -> bool:
+        return (
+            self.mode == "all"
+            or (self.mode != "none" and not self.cassette.exists)
+            or (self.mode == "new_episodes")
+        )
+
+    def model(self, real: Model | Callable[[], Model] | None = None) -> Model:
+        """The model for this test: ``real`` recorded, or the cassette replayed."""
+        if not self._records():
+            self.replaying = self.cassette.replay()
+            return self.replaying
+        if real is None:
+            raise pytest.UsageError(
+                f"Recording {self.path} needs the real model: model_cassette.model(real_model)."
+            )
+        self.recording = True
+        return self.cassette.record(real, keep_recorded=self.mode == "new_episodes")
+
+    def provider(
+        self, real: ModelProvider | Callable[[], ModelProvider] | None = None
+    ) -> ModelProvider:
+        """A model provider for ``RunConfig(model_provider=...)``; default ``OpenAIProvider()``."""
+        if not self._records():
+            provider = self.cassette.replay_provider()
+            self.replaying = provider.get_model(None)  # type: ignore[assignment]
+            return provider
+        if real is None:
+            from agents.models.openai_provider import OpenAIProvider
+
+            real = OpenAIProvider
+        self.recording = True
+        return self.cassette.record_provider(real, keep_recorded=self.mode == "new_episodes")
+
+
+@pytest.fixture
+def model_cassette(request: pytest.FixtureRequest) -> Iterator[ModelCassetteFixture]:
+    """This test's model cassette (``@pytest.mark.agents_cassette`` configures it)."""
+    assert isinstance(request.node, pytest.Item)
+    fixture = ModelCassetteFixture(CassetteOptions.for_item(request.node, "model"))
+    yield fixture
+    if not body_passed(request.node):
+        return
+    if fixture.recording:
+        fixture.cassette.save()
+    elif fixture.replaying is not None:
+        fixture.replaying.assert_complete()

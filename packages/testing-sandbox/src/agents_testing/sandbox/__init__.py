@@ -13,6 +13,7 @@ from agents_testing.core._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ._call import SandboxCall
+    from ._cassette import ReplayedSandboxError, SandboxCallMismatch, SandboxCassette
     from ._errors import InvalidSandboxArgument as InvalidSandboxArgument
     from ._errors import (
         InvalidSandboxStep,
@@ -27,8 +28,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "InvalidSandboxStep",
+    "ReplayedSandboxError",
     "SandboxCall",
     "SandboxCallMatcherError",
+    "SandboxCallMismatch",
+    "SandboxCassette",
     "SandboxScriptError",
     "SandboxStepSpec",
     "ScriptedSandboxSession",
@@ -51,8 +55,11 @@ if not TYPE_CHECKING:
         {
             "InvalidSandboxArgument": "._errors",
             "InvalidSandboxStep": "._errors",
+            "ReplayedSandboxError": "._cassette",
             "SandboxCall": "._call",
             "SandboxCallMatcherError": "._errors",
+            "SandboxCallMismatch": "._cassette",
+            "SandboxCassette": "._cassette",
             "SandboxMethodUnavailable": "._errors",
             "SandboxScriptError": "._errors",
             "SandboxStepSpec": "._steps",

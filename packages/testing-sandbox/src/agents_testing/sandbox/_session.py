@@ -180,6 +180,12 @@ class ScriptedSandboxSession(BaseSandboxSession):
             # A matcher's own exception propagates as it is and leaves the step pending.
             try:
                 verdict = head.match(copy_call(call, shared))
+            except SandboxScriptError as error:
+                # One of ours (a cassette's request diff, say): remembered like any other
+                # violation, so assert_complete() reports it even when the SDK absorbed it.
+                if self._violation is None:
+                    self._violation = error
+                raise
             except TypeError as error:
                 if "match" not in head.unchecked:
                     raise

@@ -1,19 +1,25 @@
-"""pytest plugin of the sandbox boundary: the ``scripted_sandbox`` fixture.
+"""pytest plugin of the sandbox boundary: the ``scripted_sandbox`` and ``sandbox_cassette``
+fixtures.
 
 Loaded by pytest through the ``pytest11`` entry point; the library never imports it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+import inspect
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from agents_testing.core._cassette_pytest import CassetteOptions, body_passed
 from agents_testing.core._pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
-    from agents_testing.sandbox import ScriptedSandboxSession
+    from agents_testing.sandbox import SandboxCassette, ScriptedSandboxSession
+
+# The record-mode option and the cassette marker, shared with the model plugin.
+pytest_plugins = ["agents_testing.core._cassette_pytest"]
 
 
 @pytest.fixture
@@ -24,3 +30,53 @@ def scripted_sandbox(
     from agents_testing.sandbox import scripted_sandbox_session
 
     return _agents_testing_doubles.track("scripted_sandbox", scripted_sandbox_session)
+
+
+class SandboxCassetteFixture:
+    """This test's sandbox cassette: ``await session(real)`` records ``real`` or replays.
+
+    ``real`` is a live session, or a callable returning one (or an awaitable of one), so
+    a replay never creates a sandbox. Record modes work as for ``model_cassette``;
+    ``new_episodes`` records the whole session again.
+    """
+
+    def __init__(self, options: CassetteOptions) -> None:
+        from agents_testing.sandbox import SandboxCassette
+
+        self.mode = options.mode
+        self.cassette: SandboxCassette = SandboxCassette(options.path, **options.settings)
+        self.replaying: ScriptedSandboxSession | None = None
+        self.recording = False
+
+    async def session(self, real: Any = None, *, manifest: Any = None) -> Any:
+        """The session for this test (pass it as ``RunConfig(sandbox={"session": ...})``)."""
+        records = self.mode in ("all", "new_episodes") or (
+            self.mode == "once" and not self.cassette.exists
+        )
+        if not records:
+            self.replaying = self.cassette.replay(manifest=manifest)
+            return self.replaying
+        if real is None:
+            raise pytest.UsageError(
+                f"Recording {self.cassette.path} needs the real session: "
+                "await sandbox_cassette.session(live_session_or_factory)."
+            )
+        live = real() if callable(real) else real
+        if inspect.isawaitable(live):
+            live = await live
+        self.recording = True
+        return self.cassette.record(live)
+
+
+@pytest.fixture
+def sandbox_cassette(request: pytest.FixtureRequest) -> Iterator[SandboxCassetteFixture]:
+    """This test's sandbox cassette (``@pytest.mark.agents_cassette`` configures it)."""
+    assert isinstance(request.node, pytest.Item)
+    fixture = SandboxCassetteFixture(CassetteOptions.for_item(request.node, "sandbox"))
+    yield fixture
+    if not body_passed(request.node):
+        return
+    if fixture.recording:
+        fixture.cassette.save()
+    elif fixture.replaying is not None:
+        fixture.replaying.assert_complete()

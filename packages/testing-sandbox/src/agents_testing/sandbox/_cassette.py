@@ -1,0 +1,359 @@
+"""``SandboxCassette``: record a real sandbox session method by method, replay it scripted.
+
+Recording wraps the public operations of a live session (``exec``, ``read``, ``write``,
+``apply_patch``, ``ls``, ...) on that one object and writes each outermost call with its
+arguments and result (or error) to one cassette file. The workspace root of the live
+session is written as ``<workspace>``, so a recording made in a fresh temporary
+directory is the same every time. Replay turns every call into a step of a
+:func:`scripted_sandbox_session` whose matcher compares the call with the recorded one
+and raises :class:`SandboxCallMismatch` with a readable diff when they differ.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextvars
+import functools
+import inspect
+import io
+import os
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path, PurePath
+from typing import Any
+
+from agents.sandbox.files import FileEntry
+from agents.sandbox.manifest import Manifest
+from agents.sandbox.session.pty_types import PtyExecUpdate
+from agents.sandbox.types import ExecResult
+from pydantic import TypeAdapter
+from pydantic_core import to_jsonable_python
+
+from agents_testing.core._cassette import (
+    CassetteFormatError,
+    CassetteMismatch,
+    dump_cassette,
+    read_cassette,
+    write_cassette,
+)
+from agents_testing.core._cassette_diff import diff_json
+from agents_testing.core._cassette_secrets import (
+    CassetteSecretError,
+    Scrubber,
+    scan_for_secrets,
+    scrub,
+)
+
+from ._call import SandboxCall
+from ._errors import SandboxScriptError
+from ._session import ScriptedSandboxSession, scripted_sandbox_session
+from ._steps import scriptable_methods
+
+__all__ = ["ReplayedSandboxError", "SandboxCallMismatch", "SandboxCassette"]
+
+_ROOT = "<workspace>"
+_PACKAGES = ("openai-agents", "agents-testing-sandbox")
+_INSIDE: contextvars.ContextVar[bool] = contextvars.ContextVar("_agents_cassette_inside")
+
+
+class SandboxCallMismatch(SandboxScriptError, CassetteMismatch):
+    """A replayed sandbox call's arguments differ from the recorded ones.
+
+    Raised by the replay step's matcher at the call, and again by the session's
+    ``assert_complete()``; ``differences`` names each differing argument.
+    """
+
+    def __init__(self, call_index: int, differences: Sequence[str]) -> None:
+        CassetteMismatch.__init__(self, "sandbox", call_index, differences)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.call_index, self.differences))
+
+
+class ReplayedSandboxError(Exception):
+    """A recorded session error whose original type cannot be rebuilt on replay."""
+
+    def __init__(self, error_type: str, message: str) -> None:
+        self.error_type = error_type
+        self.message = message
+        super().__init__(f"{error_type}: {message}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.error_type, self.message))
+
+
+# -- values as JSON -------------------------------------------------------------------
+
+
+def _bytes_json(data: bytes) -> dict[str, str]:
+    try:
+        return {"text": data.decode("utf-8")}
+    except UnicodeDecodeError:
+        return {"base64": base64.b64encode(data).decode("ascii")}
+
+
+def _bytes_from(data: Any) -> bytes:
+    if isinstance(data, Mapping) and isinstance(data.get("text"), str):
+        return str(data["text"]).encode("utf-8")
+    if isinstance(data, Mapping) and isinstance(data.get("base64"), str):
+        return base64.b64decode(str(data["base64"]))
+    raise ValueError(f"expected {{'text': ...}} or {{'base64': ...}}, got {data!r}")
+
+
+def _relative(text: str, root: str | None) -> str:
+    return text.replace(root, _ROOT) if root and root != "/" else text
+
+
+def _json(value: Any, root: str | None) -> Any:
+    if isinstance(value, (bytes, bytearray)):
+        return _bytes_json(bytes(value))
+    if isinstance(value, (io.BytesIO, io.StringIO)):
+        # A scripted session records stream arguments as fresh streams; compare what is
+        # left to read, as the recorder drained it, without moving the stream.
+        return _json(value.getvalue()[value.tell() :], root)
+    if isinstance(value, (str, PurePath)):
+        return _relative(str(value), root)
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, ExecResult):
+        return {
+            "exit_code": value.exit_code,
+            "stderr": _bytes_json(value.stderr),
+            "stdout": _bytes_json(value.stdout),
+        }
+    if isinstance(value, PtyExecUpdate):
+        return {
+            "exit_code": value.exit_code,
+            "original_token_count": value.original_token_count,
+            "output": _bytes_json(value.output),
+            "process_id": value.process_id,
+        }
+    if isinstance(value, (list, tuple)):
+        return [_json(item, root) for item in value]
+    if isinstance(value, Mapping):
+        return {str(key): _json(item, root) for key, item in value.items()}
+    return _json(to_jsonable_python(value, fallback=repr), root)
+
+
+def _drain(stream: Any) -> bytes | str:
+    data = stream.read()
+    return data if isinstance(data, (bytes, str)) else bytes(data or b"")
+
+
+def _result(method: str, data: Any, root: str) -> Any:
+    """A recorded result rebuilt as the session method returns it, under ``root``."""
+
+    def path(text: Any) -> Any:
+        return str(text).replace(_ROOT, root) if isinstance(text, str) else text
+
+    if method == "exec":
+        return ExecResult(
+            stdout=_bytes_from(data["stdout"]),
+            stderr=_bytes_from(data["stderr"]),
+            exit_code=int(data["exit_code"]),
+        )
+    if method in ("pty_exec_start", "pty_write_stdin"):
+        return PtyExecUpdate(
+            process_id=data["process_id"],
+            output=_bytes_from(data["output"]),
+            exit_code=data["exit_code"],
+            original_token_count=data["original_token_count"],
+        )
+    if method == "read":
+        if isinstance(data, Mapping) and "string" in data:
+            return io.StringIO(path(data["string"]))
+        return io.BytesIO(_bytes_from(data))
+    if method == "ls":
+        adapter = TypeAdapter(FileEntry)
+        return [adapter.validate_python({**entry, "path": path(entry["path"])}) for entry in data]
+    if method == "apply_patch":
+        return path(data)
+    return data
+
+
+def _canonical(
+    method: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """Arguments as a scripted session records them: positional, then keywords with defaults."""
+    try:
+        signature = inspect.signature(getattr(ScriptedSandboxSession, method))
+        bound = signature.bind(None, *args, **kwargs)
+    except (AttributeError, TypeError, ValueError):
+        return args, kwargs
+    bound.apply_defaults()
+    positional: list[Any] = []
+    named: dict[str, Any] = {}
+    for name, value in list(bound.arguments.items())[1:]:
+        kind = signature.parameters[name].kind
+        if kind is inspect.Parameter.VAR_POSITIONAL:
+            positional.extend(value)
+        elif kind is inspect.Parameter.KEYWORD_ONLY:
+            named[name] = value
+        elif kind is inspect.Parameter.VAR_KEYWORD:
+            named.update(value)
+        else:
+            positional.append(value)
+    return tuple(positional), named
+
+
+# -- recording ------------------------------------------------------------------------
+
+
+class _Recorder:
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.calls: list[dict[str, Any]] = []
+
+    @property
+    def root(self) -> str | None:
+        manifest = getattr(getattr(self.session, "state", None), "manifest", None)
+        root = getattr(manifest, "root", None)
+        return str(root) if root else None
+
+    def wrap(self, method: str) -> None:
+        original = getattr(self.session, method)
+
+        @functools.wraps(original)
+        async def recorded(*args: Any, **kwargs: Any) -> Any:
+            if _INSIDE.get(False):
+                # A call the session makes on itself belongs to the outer call.
+                return await original(*args, **kwargs)
+            token = _INSIDE.set(True)
+            root = self.root
+            if method == "write" and len(args) >= 2 and hasattr(args[1], "read"):
+                content = _drain(args[1])
+                data = content.encode("utf-8") if isinstance(content, str) else content
+                args = (args[0], io.BytesIO(data), *args[2:])
+                shown: tuple[Any, ...] = (args[0], data, *args[2:])
+            else:
+                shown = args
+            shown, named = _canonical(method, shown, kwargs)
+            entry: dict[str, Any] = {
+                "method": method,
+                "args": _json(list(shown), root),
+                "kwargs": _json(named, root),
+            }
+            self.calls.append(entry)
+            try:
+                result = await original(*args, **kwargs)
+            except Exception as error:
+                kind = type(error)
+                entry["error"] = {
+                    "type": f"{kind.__module__}.{kind.__qualname__}",
+                    "message": _relative(str(error), root),
+                }
+                raise
+            finally:
+                _INSIDE.reset(token)
+            if method == "read" and hasattr(result, "read"):
+                content = _drain(result)
+                if isinstance(content, str):
+                    entry["result"] = {"string": _relative(content, root)}
+                    return io.StringIO(content)
+                entry["result"] = _bytes_json(content)
+                return io.BytesIO(content)
+            entry["result"] = _json(result, root)
+            return result
+
+        setattr(self.session, method, recorded)
+
+
+class SandboxCassette:
+    """The cassette file of one test at the sandbox boundary.
+
+    ``scrubbers``, ``secrets`` and ``allow_secrets`` work as for ``ModelCassette``.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        scrubbers: Sequence[Scrubber] = (),
+        secrets: Iterable[str] = (),
+        allow_secrets: bool = False,
+    ) -> None:
+        self.path = Path(path)
+        self.scrubbers = tuple(scrubbers)
+        self.secrets = tuple(secrets)
+        self.allow_secrets = bool(allow_secrets)
+        self._recorder: _Recorder | None = None
+
+    @property
+    def exists(self) -> bool:
+        """Whether the cassette file is there."""
+        return self.path.is_file()
+
+    def record(self, session: Any) -> Any:
+        """Record every public operation of the live ``session``; returns the same session."""
+        recorder = _Recorder(session)
+        for method in sorted(scriptable_methods()):
+            if callable(getattr(session, method, None)):
+                recorder.wrap(method)
+        self._recorder = recorder
+        return session
+
+    def dumps(self) -> str:
+        """The cassette text :meth:`save` would write; raises ``CassetteSecretError``."""
+        if self._recorder is None:
+            raise CassetteFormatError(str(self.path), "nothing was recorded; call record() first.")
+        calls = scrub(self._recorder.calls, self.scrubbers)
+        if not self.allow_secrets:
+            live = [*self.secrets, *filter(None, [os.environ.get("OPENAI_API_KEY")])]
+            findings = scan_for_secrets(calls, live_secrets=live, root="calls")
+            if findings:
+                raise CassetteSecretError(str(self.path), findings)
+        return dump_cassette("sandbox", calls, packages=_PACKAGES)
+
+    def save(self) -> None:
+        """Scan the recorded calls for secrets and write the cassette file."""
+        write_cassette(self.path, self.dumps())
+
+    def replay(self, *, manifest: Manifest | None = None) -> ScriptedSandboxSession:
+        """The cassette as a :func:`scripted_sandbox_session`, one step per recorded call."""
+        where = str(self.path)
+        calls = read_cassette(self.path, "sandbox")
+        root = str((manifest or Manifest()).root)
+        steps = [self._step(call, index, root, where) for index, call in enumerate(calls)]
+        return scripted_sandbox_session(steps, manifest=manifest)
+
+    def _step(self, call: Mapping[str, Any], index: int, root: str, where: str) -> Any:
+        method = call.get("method")
+        if not isinstance(method, str) or "args" not in call or "kwargs" not in call:
+            raise CassetteFormatError(where, f"call {index + 1} needs 'method', 'args', 'kwargs'.")
+        expected = {"args": call["args"], "kwargs": call["kwargs"]}
+        scrubbers = self.scrubbers
+
+        def match(live: SandboxCall) -> bool:
+            actual = scrub(
+                {"args": _json(list(live.args), root), "kwargs": _json(dict(live.kwargs), root)},
+                scrubbers,
+            )
+            if actual != expected:
+                lines = diff_json(expected, actual, f"{method}()")
+                raise SandboxCallMismatch(live.call_index, lines)
+            return True
+
+        step: dict[str, Any] = {"method": method, "match": match}
+        try:
+            if "error" in call:
+                step["error"] = _error(call["error"])
+            else:
+                step["result"] = _result(method, call.get("result"), root)
+        except (KeyError, TypeError, ValueError) as error:
+            raise CassetteFormatError(
+                where, f"call {index + 1} ({method}) has a result that cannot be rebuilt: {error}"
+            ) from None
+        return step
+
+
+def _error(data: Mapping[str, Any]) -> BaseException:
+    name, message = str(data["type"]), str(data["message"])
+    module_name, _, qualname = name.rpartition(".")
+    module = sys.modules.get(module_name)
+    kind = getattr(module, qualname, None) if module is not None else None
+    if isinstance(kind, type) and issubclass(kind, Exception):
+        try:
+            return kind(message)
+        except Exception:
+            pass
+    return ReplayedSandboxError(name, message)
