@@ -13,13 +13,13 @@ from collections.abc import Generator, Iterator
 import pytest
 
 from ._errors import ModelRequestBlocked
-from ._pytest_support import (
+from ._request_guard import RequestGuard
+from .pytest_support import (
     CALL_REPORT,
     FIXTURE_MARKER,
     ScriptedDoubles,
     note_unconsumed,
 )
-from ._request_guard import RequestGuard
 
 ALLOW_MARKER = "agents_allow_model_requests"
 _OPTION = "agents_block_model_requests"

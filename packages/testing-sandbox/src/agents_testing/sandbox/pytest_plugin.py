@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from agents_testing.core._pytest_support import ScriptedDoubles
+from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
     from agents_testing.sandbox import ScriptedSandboxSession

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agents_testing.core._lazy import lazy_exports
+from agents_testing.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ._audio import pcm16_samples
