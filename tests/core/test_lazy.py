@@ -65,7 +65,8 @@ def test_published_errors_still_pickle_as_the_same_class() -> None:
 
     assert type(copy) is ModelRequestBlocked
     assert ModelRequestBlocked.__module__ == "agents_testing.core"
-    assert pickle.dumps(ModelRequestBlocked) == pickle.dumps(agents_testing.core.ModelRequestBlocked)
+    assert b"agents_testing.core" in pickle.dumps(ModelRequestBlocked)
+    assert agents_testing.core.ModelRequestBlocked is ModelRequestBlocked
     assert str(copy) == str(blocked)
 
 
