@@ -40,12 +40,14 @@ BOUNDARIES: dict[str, tuple[str, tuple[str, ...]]] = {
 _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
     "model": frozenset(
         {
+            "InputMessage",
             "InvalidModelStep",
             "ModelCall",
             "ModelScriptError",
             "ModelStep",
             "ModelStepSpec",
             "ScriptedModel",
+            "ScriptedModelFactory",
             "UnconsumedModelSteps",
             "UnexpectedModelCall",
             "assistant_message",
@@ -59,6 +61,7 @@ _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
             "SandboxCallMatcherError",
             "SandboxScriptError",
             "SandboxStepSpec",
+            "ScriptedSandboxFactory",
             "ScriptedSandboxSession",
             "UnconsumedSandboxSteps",
             "UnexpectedSandboxCall",

@@ -10,24 +10,27 @@ from typing import TYPE_CHECKING
 from agents_testing.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from ._call import ModelCall
+    from ._call import InputMessage, ModelCall
     from ._errors import (
         InvalidModelStep,
         ModelScriptError,
         UnconsumedModelSteps,
         UnexpectedModelCall,
     )
+    from ._factory import ScriptedModelFactory
     from ._items import assistant_message, function_call
     from ._scripted_model import ScriptedModel
     from ._step import ModelStep, ModelStepSpec
 
 __all__ = [
+    "InputMessage",
     "InvalidModelStep",
     "ModelCall",
     "ModelScriptError",
     "ModelStep",
     "ModelStepSpec",
     "ScriptedModel",
+    "ScriptedModelFactory",
     "UnconsumedModelSteps",
     "UnexpectedModelCall",
     "assistant_message",
@@ -41,12 +44,14 @@ if not TYPE_CHECKING:
         __name__,
         globals(),
         {
+            "InputMessage": "._call",
             "InvalidModelStep": "._errors",
             "ModelCall": "._call",
             "ModelScriptError": "._errors",
             "ModelStep": "._step",
             "ModelStepSpec": "._step",
             "ScriptedModel": "._scripted_model",
+            "ScriptedModelFactory": "._factory",
             "UnconsumedModelSteps": "._errors",
             "UnexpectedModelCall": "._errors",
             "assistant_message": "._items",

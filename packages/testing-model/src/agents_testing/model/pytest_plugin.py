@@ -5,7 +5,6 @@ Loaded by pytest through the ``pytest11`` entry point; the library never imports
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pytest
@@ -13,11 +12,11 @@ import pytest
 from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
-    from agents_testing.model import ScriptedModel
+    from agents_testing.model import ScriptedModelFactory
 
 
 @pytest.fixture
-def scripted_model(_agents_testing_doubles: ScriptedDoubles) -> Callable[..., ScriptedModel]:
+def scripted_model(_agents_testing_doubles: ScriptedDoubles) -> ScriptedModelFactory:
     """Make ``ScriptedModel(...)`` doubles, each checked with ``assert_complete()`` at teardown."""
     from agents_testing.model import ScriptedModel
 

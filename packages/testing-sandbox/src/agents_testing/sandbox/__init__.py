@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         UnconsumedSandboxSteps,
         UnexpectedSandboxCall,
     )
+    from ._factory import ScriptedSandboxFactory
     from ._session import ScriptedSandboxSession, scripted_sandbox_session
     from ._steps import SandboxStepSpec
 
@@ -29,6 +30,7 @@ __all__ = [
     "SandboxCallMatcherError",
     "SandboxScriptError",
     "SandboxStepSpec",
+    "ScriptedSandboxFactory",
     "ScriptedSandboxSession",
     "UnconsumedSandboxSteps",
     "UnexpectedSandboxCall",
@@ -47,6 +49,7 @@ if not TYPE_CHECKING:
             "SandboxCallMatcherError": "._errors",
             "SandboxScriptError": "._errors",
             "SandboxStepSpec": "._steps",
+            "ScriptedSandboxFactory": "._factory",
             "ScriptedSandboxSession": "._session",
             "UnconsumedSandboxSteps": "._errors",
             "UnexpectedSandboxCall": "._errors",

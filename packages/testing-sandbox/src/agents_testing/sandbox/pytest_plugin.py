@@ -5,7 +5,6 @@ Loaded by pytest through the ``pytest11`` entry point; the library never imports
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pytest
@@ -13,13 +12,13 @@ import pytest
 from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
-    from agents_testing.sandbox import ScriptedSandboxSession
+    from agents_testing.sandbox import ScriptedSandboxFactory
 
 
 @pytest.fixture
 def scripted_sandbox(
     _agents_testing_doubles: ScriptedDoubles,
-) -> Callable[..., ScriptedSandboxSession]:
+) -> ScriptedSandboxFactory:
     """Make sessions like ``scripted_sandbox_session(...)``, checked at teardown."""
     from agents_testing.sandbox import scripted_sandbox_session
 
