@@ -32,7 +32,7 @@ SPEECH = pcm16_samples([0, 100, -100, 0])
 
 def live_audio() -> StreamedAudioInput:
     """An open microphone stream; the scripted STT session decides what was said."""
-    return StreamedAudioInput()  # type: ignore[no-untyped-call]  # unannotated in the SDK
+    return StreamedAudioInput()
 
 
 async def events_of(result: StreamedAudioResult) -> list[VoiceStreamEvent]:
