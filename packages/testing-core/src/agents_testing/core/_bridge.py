@@ -223,11 +223,12 @@ class _SDKLoader(Loader):
 class _MissingLoader(Loader):
     """Raises the install hint for a name that neither ours nor the SDK can serve."""
 
-    def __init__(self, boundary: str) -> None:
+    def __init__(self, boundary: str, requested: str | None = None) -> None:
         self.boundary = boundary
+        self.requested = requested
 
     def create_module(self, spec: ModuleSpec) -> ModuleType:
-        raise MissingBoundaryError(spec.name, self.boundary)
+        raise MissingBoundaryError(self.requested or spec.name, self.boundary)
 
     def exec_module(self, module: ModuleType) -> None:  # pragma: no cover - never reached
         raise MissingBoundaryError(module.__name__, self.boundary)
@@ -337,10 +338,16 @@ def bridged_spec(fullname: str) -> ModuleSpec:
     wanted = [b for b, (_, names) in BOUNDARIES.items() if fullname in names]
     if len(wanted) > 1:
         if not any(b in installed for b in wanted):
+            # Name the package of the sub-module being imported, if that is what brought
+            # us here (`import agents.testing.sandbox`); the model package otherwise.
+            boundary = next(
+                (b for b in wanted if _startup._importing(BOUNDARIES[b][1][-1])), wanted[0]
+            )
+            requested = BOUNDARIES[boundary][1][-1] if boundary != wanted[0] else fullname
             sdk = _sdk_spec(fullname)
             if sdk is not None:
-                return _spec(fullname, _SDKLoader(sdk, fullname, wanted[0]), like=sdk)
-            return _spec(fullname, _MissingLoader(wanted[0]))
+                return _spec(fullname, _SDKLoader(sdk, requested, boundary), like=sdk)
+            return _spec(fullname, _MissingLoader(boundary, requested))
         return _spec(fullname, _UnionLoader(installed))
     boundary = wanted[0]
     if boundary in installed:
