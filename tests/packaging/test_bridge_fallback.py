@@ -65,10 +65,12 @@ def _expected(installed: set[str], sdk_has_testing: bool) -> dict[str, list[Any]
 
     expected = {name: served(boundary) for name, boundary in SINGLE.items()}
     expected |= {symbol: served(boundary) for symbol, boundary in SYMBOLS.items()}
-    if installed & {"model", "sandbox"}:
+    # agents.testing itself is ours (the union) unless only the SDK's can serve; with
+    # neither, it is an empty union whose names raise the hint of their own package.
+    if installed & {"model", "sandbox"} or not sdk_has_testing:
         expected["agents.testing"] = ["ours"]
     else:
-        expected["agents.testing"] = served("model")
+        expected["agents.testing"] = ["sdk"]
     return expected
 
 

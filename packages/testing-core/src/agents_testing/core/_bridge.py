@@ -347,7 +347,8 @@ def bridged_spec(fullname: str) -> ModuleSpec:
             sdk = _sdk_spec(fullname)
             if sdk is not None:
                 return _spec(fullname, _SDKLoader(sdk, requested, boundary), like=sdk)
-            return _spec(fullname, _MissingLoader(boundary, requested))
+            # Nothing can serve: an empty union, so that asking it for a name (or a
+            # sub-module) raises the hint of the package that name belongs to.
         return _spec(fullname, _UnionLoader(installed))
     boundary = wanted[0]
     if boundary in installed:
