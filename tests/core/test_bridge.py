@@ -200,3 +200,23 @@ print(json.dumps([before, after_model, listed]))
     )
 
     assert state == [[False, False], [True, False], True]
+
+
+def test_finding_the_boundaries_reads_only_this_projects_entry_points(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import importlib.metadata
+
+    from agents_testing.core import _bridge
+
+    def scan_everything(**kwargs: object) -> object:
+        raise AssertionError("scanned every installed distribution")
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", scan_everything)
+
+    assert _bridge._installed_boundaries() == {
+        "model": "agents_testing.model",
+        "sandbox": "agents_testing.sandbox",
+        "realtime": "agents_testing.realtime",
+        "voice": "agents_testing.voice",
+    }

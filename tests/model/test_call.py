@@ -73,8 +73,8 @@ async def test_nested_mutation_of_a_resent_item_is_seen_only_by_later_calls() ->
     item["content"][0]["text"] = "b"
     await _call(model, [item])
 
-    assert model.calls[0].input[0]["content"][0]["text"] == "a"
-    assert model.calls[1].input[0]["content"][0]["text"] == "b"
+    assert model.calls[0].input[0]["content"][0]["text"] == "a"  # type: ignore[index,typeddict-item]
+    assert model.calls[1].input[0]["content"][0]["text"] == "b"  # type: ignore[index,typeddict-item]
 
 
 @pytest.mark.asyncio
@@ -85,7 +85,7 @@ async def test_each_accessor_returns_a_fresh_detached_copy() -> None:
     call = model.calls[0]
 
     returned = call.input
-    returned[0]["content"] = "edited by the test"  # type: ignore[index]
+    returned[0]["content"] = "edited by the test"  # type: ignore[arg-type,index,typeddict-unknown-key]
     returned.append({"role": "user", "content": "extra"})  # type: ignore[union-attr]
     settings = call.model_settings
     settings.temperature = 0.0
@@ -177,7 +177,7 @@ async def test_history_of_a_tool_loop_is_intact_after_the_run(run: Any, streamed
 
     lengths = [len(call.input) for call in model.calls]
     assert lengths == [1, 3, 5]
-    assert [item.get("output") for item in model.calls[2].input[2::2]] == ["3", "7"]
+    assert [item.get("output") for item in model.calls[2].input[2::2]] == ["3", "7"]  # type: ignore[union-attr]
     assert model.calls[0].input == [{"content": "go", "role": "user"}]
 
 

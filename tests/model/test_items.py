@@ -122,8 +122,8 @@ async def test_built_function_call_is_executed_by_the_runner(run: Any, streamed:
     await run(Agent(name="Forecaster", model=model, tools=[lookup]), "?", streamed=streamed)
 
     outputs = [
-        item["output"]
+        item["output"]  # type: ignore[index,typeddict-item]
         for item in model.calls[1].input
-        if item.get("type") == "function_call_output"
+        if item.get("type") == "function_call_output"  # type: ignore[union-attr]
     ]
     assert outputs == ["Tokyo for 2 days: sunny"]

@@ -98,7 +98,7 @@ async def test_tool_workflow_with_tool_decorator() -> None:
     assert result.final_output == "It is sunny in Tokyo."
     assert len(model.calls) == 2
     assert model.last_call is not None
-    assert any(item.get("type") == "function_call_output" for item in model.last_call.input)
+    assert any(item.get("type") == "function_call_output" for item in model.last_call.input)  # type: ignore[union-attr]
     model.assert_complete()
 
 
@@ -117,7 +117,7 @@ async def test_tool_workflow_runs_the_real_tool_between_calls(run: Any, streamed
     assert result.final_output == "It is sunny in Tokyo."
     assert [call.streamed for call in model.calls] == [streamed, streamed]
     assert model.last_call is not None
-    outputs = [item for item in model.last_call.input if item.get("type") == "function_call_output"]
+    outputs = [item for item in model.last_call.input if item.get("type") == "function_call_output"]  # type: ignore[union-attr]
     assert outputs == [
         {"call_id": "call_1", "output": "Tokyo: sunny", "type": "function_call_output"}
     ]
@@ -198,7 +198,7 @@ async def test_early_stop_leaves_steps_for_assert_complete(run: Any, streamed: b
     with pytest.raises(UnconsumedModelSteps) as raised:
         model.assert_complete()
     assert raised.value.remaining_steps == 2
-    assert [step.output[0].content[0].text for step in raised.value.pending_steps] == [  # type: ignore[union-attr]
+    assert [step.output[0].content[0].text for step in raised.value.pending_steps] == [  # type: ignore[attr-defined]
         "never used",
         "never used either",
     ]
@@ -253,12 +253,12 @@ async def test_concurrent_runs_consume_steps_in_call_order(run: Any, streamed: b
         {"content": "second run", "role": "user"},
     ]
     # Each run's second call carries its own tool result; the answers follow call order.
-    by_run = {call.input[0]["content"]: call for call in model.calls[2:]}
-    assert by_run["first run"].input[-1]["output"] == "A: sunny"
-    assert by_run["second run"].input[-1]["output"] == "B: sunny"
+    by_run = {call.input[0]["content"]: call for call in model.calls[2:]}  # type: ignore[index,typeddict-item]
+    assert by_run["first run"].input[-1]["output"] == "A: sunny"  # type: ignore[index,typeddict-item]
+    assert by_run["second run"].input[-1]["output"] == "B: sunny"  # type: ignore[index,typeddict-item]
     answers = {"first run": first.final_output, "second run": second.final_output}
-    assert answers[model.calls[2].input[0]["content"]] == "answer 3"
-    assert answers[model.calls[3].input[0]["content"]] == "answer 4"
+    assert answers[model.calls[2].input[0]["content"]] == "answer 3"  # type: ignore[index,typeddict-item]
+    assert answers[model.calls[3].input[0]["content"]] == "answer 4"  # type: ignore[index,typeddict-item]
     model.assert_complete()
 
 
@@ -298,7 +298,7 @@ async def test_handoff_with_one_model_per_agent(run: Any, streamed: bool) -> Non
     assert len(triage_model.calls) == 1
     assert len(billing_model.calls) == 1
     handoff_inputs = billing_model.calls[0].input
-    assert any(item.get("type") == "function_call_output" for item in handoff_inputs)
+    assert any(item.get("type") == "function_call_output" for item in handoff_inputs)  # type: ignore[union-attr]
     triage_model.assert_complete()
     billing_model.assert_complete()
 
@@ -367,9 +367,9 @@ async def test_multi_turn_sqlite_session(run: Any, streamed: bool) -> None:
 
     assert second.final_output == "Ada."
     second_input = model.calls[1].input
-    assert [item.get("role") for item in second_input] == ["user", "assistant", "user"]
-    assert second_input[0]["content"] == "My name is Ada."
-    assert second_input[-1]["content"] == "What is my name?"
+    assert [item.get("role") for item in second_input] == ["user", "assistant", "user"]  # type: ignore[union-attr]
+    assert second_input[0]["content"] == "My name is Ada."  # type: ignore[index,typeddict-item]
+    assert second_input[-1]["content"] == "What is my name?"  # type: ignore[index,typeddict-item]
     model.assert_complete()
 
 
@@ -390,9 +390,9 @@ async def test_several_tool_calls_in_one_response(run: Any, streamed: bool) -> N
 
     assert result.final_output == "Sunny in both."
     outputs = {
-        item["call_id"]: item["output"]
+        item["call_id"]: item["output"]  # type: ignore[index,typeddict-item]
         for item in model.calls[1].input
-        if item.get("type") == "function_call_output"
+        if item.get("type") == "function_call_output"  # type: ignore[union-attr]
     }
     assert outputs == {"c1": "Oslo: sunny", "c2": "Rome: sunny"}
 

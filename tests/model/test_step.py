@@ -92,7 +92,7 @@ async def test_responder_may_return_each_form(
 
     def sync_responder(call: ModelCall) -> Any:
         seen.append(call)
-        return MESSAGE_FORMS[form](f"echo: {call.input[0]['content']}")
+        return MESSAGE_FORMS[form](f"echo: {call.input[0]['content']}")  # type: ignore[index,typeddict-item]
 
     async def async_responder(call: ModelCall) -> Any:
         return sync_responder(call)
@@ -295,7 +295,7 @@ INVALID: list[tuple[str, Any, str]] = [
     ("events not a sequence", ModelStep.stream(42), "invalid_stream_events"),  # type: ignore[arg-type]
     (
         "events with a dict",
-        ModelStep.stream([{"type": "response.created"}]),
+        ModelStep.stream([{"type": "response.created"}]),  # type: ignore[list-item]
         "invalid_stream_events",
     ),
     (
@@ -368,7 +368,7 @@ def test_output_items_are_snapshotted_when_queued() -> None:
     with pytest.raises(UnconsumedModelSteps) as raised:
         model.assert_complete()
     pending = raised.value.pending_steps
-    assert pending[0].output[0].content[0].text == "original"
+    assert pending[0].output[0].content[0].text == "original"  # type: ignore[attr-defined]
 
 
 def _raw_responses(result: Any) -> list[ModelResponse]:

@@ -146,10 +146,7 @@ async def test_function_calls_stream_argument_deltas_and_run_the_tools(run: Any)
     first_completed = completed_responses(streamed.events)[0]
     assert [item.call_id for item in first_completed.output] == ["call_1", "call_2"]  # type: ignore[union-attr]
     assert streamed.final_output == "Both shipped."
-    last_input = model.calls[1].input
-    assert [
-        item["output"] for item in last_input if item.get("type") == "function_call_output"
-    ] == [
+    assert list(model.calls[1].tool_outputs().values()) == [
         "order 1 shipped",
         "order 2 shipped",
     ]
@@ -298,7 +295,7 @@ async def test_strict_stream_async_generator_factory_receives_the_call(run: Any)
 
     async def factory(call: ModelCall) -> AsyncIterator[Any]:
         seen.append(call)
-        for event in _strict_events(f"echo {call.input[0]['content']}"):
+        for event in _strict_events(f"echo {call.input[0]['content']}"):  # type: ignore[index,typeddict-item]
             yield event
 
     model = ScriptedModel([ModelStep.stream(factory)])

@@ -55,4 +55,4 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
     import agents_testing.voice
 
     with pytest.raises(AttributeError, match="no attribute 'ScriptedNothing'"):
-        agents_testing.voice.ScriptedNothing  # noqa: B018
+        agents_testing.voice.ScriptedNothing  # type: ignore[attr-defined]  # noqa: B018

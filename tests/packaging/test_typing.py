@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 USES = """
 from agents import Agent
 from agents.realtime.testing import ScriptedRealtimeModel
@@ -33,6 +35,8 @@ call: ModelCall | None = model.first_call
 """
 
 
+# A full mypy run over the SDK's types.
+@pytest.mark.slow
 def test_mypy_resolves_bridged_names_to_this_project(tmp_path: Path) -> None:
     source = tmp_path / "uses.py"
     source.write_text(USES)

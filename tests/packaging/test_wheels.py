@@ -3,73 +3,18 @@ fresh virtualenvs with no editable paths, then imported with ``python -I``."""
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
 import subprocess
-import sys
-from importlib.metadata import version
+import zipfile
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-BOUNDARIES = ("core", "model", "sandbox", "realtime", "voice")
+from .conftest import ROOT, run_python
 
-
-def _uv() -> str:
-    found = shutil.which("uv")
-    assert found is not None, "uv is needed to build and install the wheels"
-    return found
-
-
-def _call(*args: str | Path, cwd: Path | None = None) -> None:
-    env = {
-        k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT")
-    }
-    done = subprocess.run(
-        [str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0, f"{args}\n{done.stdout}\n{done.stderr}"
-
-
-@pytest.fixture(scope="module")
-def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    out = tmp_path_factory.mktemp("dist")
-    _call(_uv(), "build", "--all-packages", "--wheel", "--no-sources", "-o", out, cwd=ROOT)
-    built = {}
-    for boundary in BOUNDARIES:
-        (wheel,) = out.glob(f"agents_testing_{boundary}-*.whl")
-        built[boundary] = wheel
-    return built
-
-
-def _venv(tmp: Path, wheels: list[Path]) -> Path:
-    venv = tmp / "venv"
-    _call(_uv(), "venv", "-q", "--python", sys.executable, venv)
-    python = venv / "bin" / "python"
-    # The same SDK and client releases as the running environment.
-    sdk = f"openai-agents[voice,realtime]=={version('openai-agents')}"
-    client = f"openai=={version('openai')}"
-    _call(_uv(), "pip", "install", "-q", "--python", python, sdk, client, *wheels)
-    return python
-
-
-def _run(python: Path, code: str, *, bridge: str | None = None) -> Any:
-    env = {k: v for k, v in os.environ.items() if k != "AGENTS_TESTING_BRIDGE"}
-    if bridge is not None:
-        env["AGENTS_TESTING_BRIDGE"] = bridge
-    done = subprocess.run(
-        [str(python), "-I", "-c", code], env=env, capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+pytestmark = pytest.mark.slow
 
 
 def test_wheels_carry_the_bridge_and_typing_markers(wheels: dict[str, Path]) -> None:
-    import zipfile
-
     core = zipfile.ZipFile(wheels["core"]).namelist()
     assert "agents-testing-bridge.pth" in core
     assert "_agents_testing_bridge.py" in core
@@ -85,14 +30,30 @@ def test_wheels_carry_the_bridge_and_typing_markers(wheels: dict[str, Path]) -> 
         assert "agents_testing/__init__.py" not in names
 
 
-def test_bridge_works_from_installed_wheels(wheels: dict[str, Path], tmp_path: Path) -> None:
-    python = _venv(tmp_path, list(wheels.values()))
-    site = _run(
-        python, "import sysconfig, json; print(json.dumps(sysconfig.get_paths()['purelib']))"
+def test_every_wheel_ships_the_license_and_project_urls(wheels: dict[str, Path]) -> None:
+    for boundary, wheel in wheels.items():
+        with zipfile.ZipFile(wheel) as archive:
+            names = archive.namelist()
+            (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+            text = archive.read(metadata).decode()
+        assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names), boundary
+        assert "License-Expression: MIT" in text, boundary
+        assert (
+            "Project-URL: Repository, https://github.com/agents-testing/agents-testing" in text
+        ), boundary
+        # The README is the PyPI description: every link in it must be absolute.
+        description = text.partition("\n\n")[2]
+        assert "](../" not in description, boundary
+        assert "](./" not in description, boundary
+
+
+def test_bridge_works_from_installed_wheels(full_venv: Path) -> None:
+    site = run_python(
+        full_venv, "import sysconfig, json; print(json.dumps(sysconfig.get_paths()['purelib']))"
     )
 
-    origins = _run(
-        python,
+    origins = run_python(
+        full_venv,
         """
 import json, importlib
 names = ["agents.testing", "agents.testing.model", "agents.testing.sandbox",
@@ -112,51 +73,50 @@ print(json.dumps({
         assert Path(origin).resolve().is_relative_to(Path(site).resolve()), name
         assert not Path(origin).resolve().is_relative_to(ROOT / "packages"), name
 
-    off = _run(
-        python,
+    off = run_python(
+        full_venv,
         "import sys, json; print(json.dumps([type(f).__name__ for f in sys.meta_path]))",
         bridge="0",
     )
     assert "BridgeFinder" not in off
 
 
-def test_missing_boundary_names_the_package_to_install(
-    wheels: dict[str, Path], tmp_path: Path
-) -> None:
-    python = _venv(tmp_path, [wheels["core"], wheels["model"]])
+STRICT_TEST = """
+import pytest
+from agents import Agent, RunConfig, Runner
+from agents.testing import ScriptedModel, assistant_message
 
-    errors = _run(
-        python,
-        """
-import json, importlib
-out = {}
-for name in ["agents.testing.sandbox", "agents.realtime.testing", "agents.voice.testing"]:
-    try:
-        importlib.import_module(name)
-        out[name] = None
-    except ModuleNotFoundError as error:
-        out[name] = [type(error).__name__, error.name, str(error)]
-try:
-    from agents.testing import scripted_sandbox_session
-    out["symbol"] = None
-except ImportError as error:
-    out["symbol"] = [type(error).__name__, error.name, str(error)]
-from agents.testing import ScriptedModel
-out["model"] = ScriptedModel.__module__
-print(json.dumps(out))
-""",
+
+@pytest.mark.asyncio
+async def test_fixed_response(scripted_model):
+    model = scripted_model([[assistant_message("Paris.")]])
+    result = await Runner.run(
+        Agent(name="Geo", model=model), "Capital?", run_config=RunConfig(tracing_disabled=True)
+    )
+    assert result.final_output == "Paris."
+    assert isinstance(model, ScriptedModel)
+"""
+
+
+@pytest.mark.parametrize("how", ["-W error", "filterwarnings = error"])
+def test_strict_warning_settings_work_with_the_installed_packages(
+    full_venv: Path, tmp_path: Path, how: str
+) -> None:
+    (tmp_path / "test_strict.py").write_text(STRICT_TEST)
+    ini = "[pytest]\nasyncio_mode = strict\nasyncio_default_fixture_loop_scope = function\n"
+    if how == "filterwarnings = error":
+        ini += "filterwarnings = error\n"
+    (tmp_path / "pytest.ini").write_text(ini)
+    args = ["-W", "error"] if how == "-W error" else []
+
+    done = subprocess.run(
+        [str(full_venv), "-m", "pytest", "-p", "no:cacheprovider", "-q", *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
     )
 
-    assert errors["agents.testing.sandbox"][1] == "agents-testing-sandbox"
-    assert errors["agents.realtime.testing"][1] == "agents-testing-realtime"
-    assert errors["agents.voice.testing"][1] == "agents-testing-voice"
-    for name, package in (
-        ("agents.testing.sandbox", "agents-testing-sandbox"),
-        ("agents.realtime.testing", "agents-testing-realtime"),
-        ("agents.voice.testing", "agents-testing-voice"),
-        ("symbol", "agents-testing-sandbox"),
-    ):
-        kind, _, message = errors[name]
-        assert kind == "MissingBoundaryError"
-        assert f"pip install {package}" in message
-    assert errors["model"].startswith("agents_testing.model")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout
+    assert "PytestAssertRewriteWarning" not in done.stdout + done.stderr

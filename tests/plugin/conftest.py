@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# numpy's extension cannot be loaded twice in one process, and pytester's inline runs
+# forget the modules first imported inside them: import it before any of them runs.
+import numpy  # noqa: F401
 import pytest
 
 # pytester is enabled for the whole suite in the root pyproject (addopts).

@@ -84,6 +84,8 @@ def test_anyio_plugin(guarded: pytest.Pytester) -> None:
     _assert_checked_and_guarded(result)
 
 
+# Starts pytest-xdist workers, each a fresh interpreter importing the SDK.
+@pytest.mark.slow
 def test_xdist_workers_share_no_state(guarded: pytest.Pytester) -> None:
     guarded.makepyfile(
         test_async="import pytest\n"

@@ -10,6 +10,8 @@ from agents.models.openai_responses import OpenAIResponsesModel
 
 from agents_testing.core import AgentsTestingError, ModelRequestBlocked
 
+from .conftest import PROVIDER_CONFTEST
+
 RESPONSES_TESTS = """
 import pickle
 
@@ -422,3 +424,166 @@ def test_every_request_method_is_blocked_when_called_directly(guarded: pytest.Py
         ]
     )
     result.stdout.no_fnmatch_line("*the network was reached*")
+
+
+NAMED_MODEL_TESTS = """
+from collections.abc import AsyncIterator
+
+import numpy as np
+import pytest
+from agents import Agent, RunConfig, Runner
+from agents.voice import AudioInput, VoicePipeline, VoicePipelineConfig, VoiceWorkflowBase
+
+
+class Echo(VoiceWorkflowBase):
+    async def run(self, transcription: str) -> AsyncIterator[str]:
+        yield "Hello there."
+
+
+@pytest.mark.asyncio
+async def test_named_model():
+    await Runner.run(
+        Agent(name="a", model="gpt-4.1"), "hi", run_config=RunConfig(tracing_disabled=True)
+    )
+
+
+@pytest.mark.asyncio
+async def test_default_voice_models():
+    pipeline = VoicePipeline(
+        workflow=Echo(), config=VoicePipelineConfig(tracing_disabled=True)
+    )
+    result = await pipeline.run(AudioInput(np.zeros(2, dtype=np.int16)))
+    async for _ in result.stream():
+        pass
+"""
+
+PROVIDER_CONFTEST_WITH_DEFAULT_CLIENT = (
+    PROVIDER_CONFTEST
+    + """
+from agents import set_default_openai_client
+from agents.models import _openai_shared
+
+
+@pytest.fixture(autouse=True)
+def default_client(client):
+    set_default_openai_client(client, use_for_tracing=False)
+    yield
+    _openai_shared.set_default_openai_client(None)
+"""
+)
+
+
+@pytest.mark.parametrize("environment", ["no key", "a key", "a default client"])
+def test_the_guard_answers_first_whatever_the_environment(
+    guarded: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, environment: str
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    if environment == "a key":
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    if environment == "a default client":
+        guarded.makepyfile(conftest=PROVIDER_CONFTEST_WITH_DEFAULT_CLIENT)
+    guarded.makepyfile(test_guarded=NAMED_MODEL_TESTS)
+
+    # A separate process: a failing voice pipeline on SDK 0.14 leaves a task behind.
+    result = guarded.runpytest_subprocess("--agents-block-model-requests")
+
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines_random(
+        [
+            "*test_named_model: OpenAIResponsesModel.get_response() would send a request*",
+            "*test_default_voice_models: OpenAISTTModel.transcribe() would send a request*",
+        ]
+    )
+    result.stdout.no_fnmatch_line("*Missing credentials*")
+    result.stdout.no_fnmatch_line("*the network was reached*")
+
+
+TRACED_RUN_TESTS = """
+import http.server
+import threading
+
+import pytest
+from agents import Agent, Runner, set_trace_processors
+from agents.tracing.processors import BackendSpanExporter, BatchTraceProcessor, default_processor
+from agents.testing import ScriptedModel, assistant_message
+
+
+class Collector(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.server.posts.append(self.path)
+        self.send_response(200)
+        self.end_headers()
+        self.wfile.write(b"{}")
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def collector():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Collector)
+    server.posts = []
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    endpoint = f"http://127.0.0.1:{server.server_port}/v1/traces/ingest"
+    processor = BatchTraceProcessor(BackendSpanExporter(api_key="sk-test", endpoint=endpoint))
+    set_trace_processors([processor])
+    yield server.posts, processor
+    set_trace_processors([default_processor()])
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.asyncio
+async def test_traced_run(collector):
+    posts, processor = collector
+    model = ScriptedModel([[assistant_message("Hello.")]])
+    await Runner.run(Agent(name="a", model=model), "hi")
+    processor.force_flush()
+    print(f"uploads: {len(posts)}")
+"""
+
+
+@pytest.mark.parametrize("blocking", [True, False])
+def test_under_the_guard_no_trace_is_uploaded(project: pytest.Pytester, blocking: bool) -> None:
+    project.makepyfile(test_traced=TRACED_RUN_TESTS)
+
+    result = project.runpytest("-s", *(["--agents-block-model-requests"] if blocking else []))
+
+    result.assert_outcomes(passed=1)
+    # Without the guard the same run uploads its trace (the collector stands in for the
+    # provider); with it nothing leaves the process.
+    result.stdout.fnmatch_lines(["*uploads: 0*" if blocking else "*uploads: 1*"])
+
+
+def test_the_allow_option_lifts_an_ini_enabled_guard_for_one_run(
+    guarded: pytest.Pytester,
+) -> None:
+    guarded.makeini(
+        """
+        [pytest]
+        asyncio_mode = strict
+        asyncio_default_fixture_loop_scope = function
+        agents_block_model_requests = true
+        """
+    )
+    guarded.makepyfile(test_guarded=RESPONSES_TESTS)
+
+    result = guarded.runpytest("--agents-allow-model-requests")
+
+    # The real model reaches the (network-failing) transport, as with no guard at all.
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*the network was reached: http://provider.invalid/v1/responses*"])
+    result.stdout.no_fnmatch_line("*ModelRequestBlocked*")
+
+
+def test_blocking_and_allowing_on_one_command_line_is_a_usage_error(
+    project: pytest.Pytester,
+) -> None:
+    project.makepyfile(test_nothing="def test_nothing():\n    pass\n")
+
+    result = project.runpytest("--agents-block-model-requests", "--agents-allow-model-requests")
+
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*contradict each other*"])

@@ -73,7 +73,7 @@ HELLO = RealtimeModelSendUserInput(user_input="Hello")
 @pytest.mark.asyncio
 async def test_emit_list_reaches_the_session_in_order() -> None:
     events = [delta("Hel"), delta("lo"), RealtimeModelItemDeletedEvent(item_id="old")]
-    model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO, emit=events)])
+    model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO, emit=events)])  # type: ignore[arg-type]
 
     async with await runner_for(model).run() as session:
         await session.send_message("Hello")
@@ -229,7 +229,7 @@ async def test_lifecycle_state_and_listeners_at_each_point() -> None:
 
     async with session:
         assert (model.connected, model.closed, model.close_calls) == (True, False, 0)
-        assert model.listeners == (session,)
+        assert model.listeners == (session,)  # type: ignore[comparison-overlap]
 
     assert (model.connected, model.closed, model.close_calls) == (False, True, 1)
     assert model.listeners == ()
@@ -342,7 +342,7 @@ async def test_emit_from_the_test_reaches_the_session() -> None:
     pushed = [delta("unprompted"), RealtimeModelItemDeletedEvent(item_id="item_0")]
 
     async with await runner_for(model).run() as session:
-        await model.emit(*pushed)
+        await model.emit(*pushed)  # type: ignore[arg-type]
         assert await raw_events(session, 2) == pushed
 
     model.assert_complete()
@@ -385,7 +385,7 @@ async def test_listeners_are_registered_once_and_removal_of_unknown_is_ignored()
     model.add_listener(recorder)  # type: ignore[arg-type]
     model.add_listener(recorder)  # type: ignore[arg-type]
     model.remove_listener(Recorder())  # type: ignore[arg-type]
-    assert model.listeners == (recorder,)
+    assert model.listeners == (recorder,)  # type: ignore[comparison-overlap]
 
     await model.connect({})
     call = RealtimeModelToolCallEvent(name="noop", call_id="c", arguments="{}")

@@ -33,7 +33,7 @@ async def test_realtime_tool_workflow() -> None:
         arguments='{"order_id":"order_123"}',
     )
 
-    def matches_tool_output(event) -> bool:
+    def matches_tool_output(event) -> bool:  # type: ignore[no-untyped-def]
         return (
             isinstance(event, RealtimeModelSendToolOutput)
             and event.tool_call.call_id == "call_1"

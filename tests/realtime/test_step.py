@@ -126,7 +126,7 @@ async def test_predicate_returning_an_awaitable_is_rejected() -> None:
     async def later() -> bool:
         return True
 
-    model = ScriptedRealtimeModel([RealtimeStep(expect=lambda event: later())])
+    model = ScriptedRealtimeModel([RealtimeStep(expect=lambda event: later())])  # type: ignore[arg-type,return-value]
     with pytest.raises(InvalidRealtimeStep) as caught:
         await drive(model, "Hello")
     assert (caught.value.reason, caught.value.field) == ("invalid_expect", "expect")
@@ -238,7 +238,7 @@ def test_model_rejects_malformed_lifecycle_arguments(
 def test_step_is_immutable_and_its_repr_names_its_parts() -> None:
     step = RealtimeStep(expect=RealtimeModelSendInterrupt, emit=[REPLY])
     with pytest.raises(AttributeError):
-        step.emit = ()  # type: ignore[misc]
+        step.emit = ()
     assert "RealtimeModelSendInterrupt" in repr(step)
     assert "Hi!" in repr(step)
 

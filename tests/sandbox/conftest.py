@@ -52,7 +52,7 @@ def _tool_outputs(model: ScriptedModel) -> list[Any]:
     assert last is not None
     assert isinstance(last.input, list)
     return [
-        item["output"]
+        item["output"]  # type: ignore[typeddict-item]
         for item in last.input
         if isinstance(item, dict) and str(item.get("type", "")).endswith("_call_output")
     ]

@@ -52,7 +52,7 @@ async def test_calls_are_detached_from_what_the_workflow_mutates_later(run_sandb
 
     [call] = sandbox.calls
     assert call.args == ([{"type": "create_file", "path": "a.txt", "diff": ""}],)
-    assert "Created a.txt" in str(model.last_call.input)
+    assert "Created a.txt" in str(model.last_call.input)  # type: ignore[union-attr]
     sandbox.assert_complete()
 
 

@@ -220,7 +220,7 @@ async def test_assert_complete_reports_a_violation_the_sdk_turned_into_tool_outp
         result = await run_sandbox(sandbox, model, [Filesystem()])
 
     assert result.final_output == "I could not see it"
-    assert "UnexpectedSandboxCall" in str(model.last_call.input)
+    assert "UnexpectedSandboxCall" in str(model.last_call.input)  # type: ignore[union-attr]
     with pytest.raises(UnexpectedSandboxCall) as raised:
         sandbox.assert_complete()
     assert (raised.value.actual_method, raised.value.expected_method) == ("read", "write")
@@ -294,14 +294,14 @@ async def test_changing_pending_step_dicts_changes_nothing_in_the_script() -> No
     read["result"].write(b"changed")
     read["method"] = "exec"
     run["result"].stdout = b"changed\n"
-    run.clear()
+    run.clear()  # type: ignore[attr-defined]
     with pytest.raises(UnconsumedSandboxSteps) as raised:
         sandbox.assert_complete()
     raised.value.pending_steps[0]["result"].write(b"changed too")
 
     assert [step["method"] for step in sandbox.pending_steps] == ["read", "exec"]
     async with sandbox:
-        assert (await sandbox.read("notes.txt")).read() == b"kept"
+        assert (await sandbox.read("notes.txt")).read() == b"kept"  # type: ignore[arg-type]
         assert (await sandbox.exec("pwd")).stdout == b"ok\n"
     assert sandbox.remaining_steps == 0
     assert sandbox.pending_steps == ()

@@ -94,6 +94,6 @@ async def test_sandbox_workflow_with_a_sandbox_run_config() -> None:
 
     assert result.final_output == "The workspace is /workspace."
     assert [call.method for call in sandbox.calls] == ["exec"]
-    assert "/workspace" in str(model.last_call.input)
+    assert "/workspace" in str(model.last_call.input)  # type: ignore[union-attr]
     sandbox.assert_complete()
     model.assert_complete()

@@ -124,7 +124,7 @@ async def test_pty_methods_answer_exec_command_and_write_stdin(
 
     first_output = model.calls[1].input[-1]
     assert isinstance(first_output, dict)
-    assert "Process running with session ID 7" in first_output["output"]
+    assert "Process running with session ID 7" in first_output["output"]  # type: ignore[operator,typeddict-item]
     [last_output] = tool_outputs(model)[-1:]
     assert "Process exited with code 0" in last_output
     assert last_output.endswith("2\n")
@@ -218,11 +218,11 @@ async def test_same_file_and_mv_answer_an_apply_patch_rename(
     sandbox = scripted_sandbox_session(
         [
             {"method": "read", "result": b"title\n"},
-            same,
+            same,  # type: ignore[list-item]
             {"method": "mkdir", "result": None},
             {"method": "write", "result": None},
             {"method": "mv", "result": None},
-            same,
+            same,  # type: ignore[list-item]
             {"method": "mv", "result": None},
         ]
     )

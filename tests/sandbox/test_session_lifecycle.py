@@ -77,7 +77,7 @@ async def test_the_session_serves_a_second_run_in_the_same_context(run_sandbox: 
         two = await run_sandbox(sandbox, second, [Shell()])
 
     assert (one.final_output, two.final_output) == ("first done", "second done")
-    assert "two" in str(second.last_call.input)
+    assert "two" in str(second.last_call.input)  # type: ignore[union-attr]
     assert [(call.call_index, call.args) for call in sandbox.calls] == [
         (0, ("echo one",)),
         (1, ("echo two",)),
@@ -147,11 +147,11 @@ async def test_concurrent_tool_calls_consume_steps_in_response_order(run_sandbox
 
     assert [call.args for call in sandbox.calls] == [("first",), ("second",), ("third",)]
     outputs = [
-        item["output"]
-        for item in model.last_call.input
+        item["output"]  # type: ignore[typeddict-item]
+        for item in model.last_call.input  # type: ignore[union-attr]
         if isinstance(item, dict) and item.get("type") == "function_call_output"
     ]
-    assert [output.rsplit("\n", 1)[-1] for output in outputs] == ["slow", "fast", "3"]
+    assert [output.rsplit("\n", 1)[-1] for output in outputs] == ["slow", "fast", "3"]  # type: ignore[union-attr]
     sandbox.assert_complete()
 
 

@@ -137,8 +137,8 @@ async def test_static_results_are_snapshotted_when_the_script_is_built(
 
     exec_output = model.calls[1].input[-1]
     assert isinstance(exec_output, dict)
-    assert "Process exited with code 0" in exec_output["output"]
-    assert exec_output["output"].endswith("before\n")
+    assert "Process exited with code 0" in exec_output["output"]  # type: ignore[operator,typeddict-item]
+    assert exec_output["output"].endswith("before\n")  # type: ignore[typeddict-item,union-attr]
     assert tool_outputs(model)[-1] == "Updated notes.md"
     assert sandbox.calls[3].args[1].getvalue() == b"Title\n"
     sandbox.assert_complete()

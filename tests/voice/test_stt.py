@@ -391,7 +391,7 @@ async def test_a_session_scripted_twice_reports_its_turns_once() -> None:
 
 def test_an_invalid_turn_inside_a_session_names_the_session_and_the_turn() -> None:
     with pytest.raises(InvalidVoiceStep) as caught:
-        ScriptedSTTModel(sessions=[["fine"], ["also fine", 3]])
+        ScriptedSTTModel(sessions=[["fine"], ["also fine", 3]])  # type: ignore[list-item]
 
     assert (caught.value.reason, caught.value.input_index) == ("invalid_session", 1)
     assert str(caught.value).startswith("session 2, turn 2: a transcription turn must be")

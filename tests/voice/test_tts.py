@@ -66,7 +66,7 @@ async def test_audio_events_carry_exactly_the_scripted_pcm_in_order(
 
 @pytest.mark.asyncio
 async def test_a_result_given_as_a_list_of_chunks_streams_those_chunks() -> None:
-    tts = ScriptedTTSModel([[FIRST, bytearray(SECOND)], TTSResult([])])
+    tts = ScriptedTTSModel([[FIRST, bytearray(SECOND)], TTSResult([])])  # type: ignore[list-item]
 
     first = [chunk async for chunk in tts.run("one", TTSModelSettings())]
     second = [chunk async for chunk in tts.run("two", TTSModelSettings())]
@@ -173,7 +173,7 @@ def test_malformed_results_are_rejected(results: list[Any], index: int) -> None:
 
 def test_a_tts_result_needs_a_sequence_of_byte_chunks() -> None:
     with pytest.raises(InvalidVoiceStep) as whole:
-        TTSResult(FIRST)
+        TTSResult(FIRST)  # type: ignore[arg-type]
     assert whole.value.reason == "invalid_chunk"
     with pytest.raises(InvalidVoiceStep) as chunk:
         TTSResult([FIRST, 3])  # type: ignore[list-item]
@@ -252,7 +252,7 @@ async def test_callables_in_the_settings_keep_their_identity(
 
 def test_an_invalid_chunk_inside_a_result_names_the_result_and_the_chunk() -> None:
     with pytest.raises(InvalidVoiceStep) as caught:
-        ScriptedTTSModel([[FIRST], [FIRST, "text"]])
+        ScriptedTTSModel([[FIRST], [FIRST, "text"]])  # type: ignore[list-item]
 
     assert (caught.value.reason, caught.value.input_index) == ("invalid_tts_result", 1)
     assert str(caught.value).startswith("result 2, chunk 2: an audio chunk must be bytes")

@@ -4,18 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from agents.realtime.testing import ScriptedRealtimeModel
-from agents.testing import ScriptedModel, ScriptedSandboxSession
-from agents.voice.testing import ScriptedSTTModel, ScriptedTTSModel, ScriptedVoiceWorkflow
+from agents.realtime.testing import ScriptedRealtimeModelFactory
+from agents.testing import ScriptedModelFactory, ScriptedSandboxFactory
+from agents.voice.testing import (
+    ScriptedSTTModelFactory,
+    ScriptedTTSModelFactory,
+    ScriptedVoiceWorkflowFactory,
+)
 from travel_desk import TravelDesk
 
-# The plugin fixtures take the arguments of the class they wrap and return the double.
-ScriptModel = Callable[..., ScriptedModel]
-ScriptSandbox = Callable[..., ScriptedSandboxSession]
-ScriptRealtime = Callable[..., ScriptedRealtimeModel]
-ScriptSTT = Callable[..., ScriptedSTTModel]
-ScriptTTS = Callable[..., ScriptedTTSModel]
-ScriptWorkflow = Callable[..., ScriptedVoiceWorkflow]
+# The plugin fixtures take the arguments of the double they make (the packages export
+# their types); short names for the test signatures.
+ScriptModel = ScriptedModelFactory
+ScriptSandbox = ScriptedSandboxFactory
+ScriptRealtime = ScriptedRealtimeModelFactory
+ScriptSTT = ScriptedSTTModelFactory
+ScriptTTS = ScriptedTTSModelFactory
+ScriptWorkflow = ScriptedVoiceWorkflowFactory
 
 # conftest.open_desk: a desk conversation on the given model, closed after the test.
 OpenDesk = Callable[..., TravelDesk]

@@ -10,19 +10,16 @@ from pathlib import Path
 
 import pytest
 from agents import InputGuardrailTripwireTriggered, RunConfig
-from agents.testing import assistant_message, function_call
+from agents.testing import ModelCall, assistant_message, function_call
 from travel_desk import Booking, BookingReply, TravelDesk, TravelDeskContext
 
 from ._types import OpenDesk, ScriptModel
 
 
-def outputs_of(items: list[object]) -> list[str]:
+def outputs_of(call: ModelCall | None) -> list[str]:
     """The tool outputs in a model call's input, in order."""
-    return [
-        str(item["output"])
-        for item in items
-        if isinstance(item, dict) and item.get("type") == "function_call_output"
-    ]
+    assert call is not None
+    return [str(output) for output in call.tool_outputs().values()]
 
 
 @pytest.mark.asyncio
@@ -82,10 +79,10 @@ async def test_booking_hands_off_searches_books_and_returns_a_structured_reply(
     # The real tools ran between the model turns and changed the desk's state.
     assert desk.context.ledger.bookings == {"BK0001": booked}
     assert desk.context.catalog.get("TD101").seats_left == 2
-    search_results = outputs_of(model.calls[2].input)[-1]
+    search_results = outputs_of(model.calls[2])[-1]
     assert '"number":"TD101"' in search_results
     assert '"number":"TD205"' in search_results
-    assert outputs_of(model.calls[3].input)[-1] == booked.model_dump_json()
+    assert outputs_of(model.calls[3])[-1] == booked.model_dump_json()
 
 
 @pytest.mark.asyncio
@@ -105,7 +102,7 @@ async def test_a_refused_cancellation_is_explained_to_the_model_not_raised(
 
     assert result.final_output == "I could not find booking BK9999. Could you check it?"
     assert model.last_call is not None
-    assert outputs_of(model.last_call.input)[-1] == (
+    assert outputs_of(model.last_call)[-1] == (
         "The booking system refused: There is no booking with reference BK9999."
     )
 

@@ -50,11 +50,7 @@ def shell_output(text: str) -> ExecResult:
 def tool_outputs(model: ScriptedModel) -> list[str]:
     """Every tool result the model was shown during the run, in order."""
     assert model.last_call is not None
-    return [
-        str(item["output"])
-        for item in model.last_call.input
-        if isinstance(item, dict) and str(item.get("type", "")).endswith("_call_output")
-    ]
+    return [str(output) for output in model.last_call.tool_outputs().values()]
 
 
 @pytest.mark.asyncio

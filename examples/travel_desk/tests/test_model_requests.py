@@ -132,6 +132,7 @@ async def test_recorded_requests_are_snapshots_that_later_edits_cannot_change(
     await desk.ask("Hi")
 
     first_input = model.calls[0].input
+    assert isinstance(first_input, list)
     first_input.clear()
     await desk.ask("Are you there?")
 

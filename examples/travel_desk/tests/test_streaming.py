@@ -5,6 +5,7 @@ Recipe: streaming (automatic and strict).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -26,11 +27,11 @@ async def streamed_reply(desk: TravelDesk, message: str) -> list[str]:
 
 
 def text_stream(
-    chunks: list[str], *, output: list[TResponseOutputItem], item_id: str
+    chunks: list[str], *, output: Sequence[TResponseOutputItem], item_id: str
 ) -> list[TResponseStreamEvent]:
     """Exactly: response created, one text delta per chunk, response completed."""
 
-    def response(status: str, output: list[TResponseOutputItem]) -> Response:
+    def response(status: str, output: Sequence[TResponseOutputItem]) -> Response:
         return Response(
             id="resp_stream",
             created_at=0,

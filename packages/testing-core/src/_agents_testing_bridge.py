@@ -6,6 +6,9 @@ start-up; it answers only for the five bridged names and hands each to
 ``agents_testing.core._bridge``, which resolves it against the boundary packages
 registered under the ``agents_testing.boundaries`` entry points. Set
 ``AGENTS_TESTING_BRIDGE=0`` to turn it off.
+
+PYTEST_DONT_REWRITE: this module is imported at interpreter start-up, before pytest
+could rewrite its asserts (it has none), so pytest must not try and warn.
 """
 
 # Don't import any costly modules here: this runs at every interpreter start-up. Not
@@ -19,7 +22,7 @@ if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec
     from types import ModuleType
 
-__all__ = ["BRIDGED_NAMES", "BridgeFinder", "enabled", "install", "uninstall"]
+__all__ = ["BRIDGED_NAMES", "PARENTS", "PASSIVE", "BridgeFinder", "enabled", "install", "uninstall"]
 
 BRIDGED_NAMES = frozenset(
     {
@@ -30,6 +33,15 @@ BRIDGED_NAMES = frozenset(
         "agents.voice.testing",
     }
 )
+
+# SDK packages that a bridged name lives in, and that can fail to import on their own
+# (``agents.voice`` needs numpy): while the bridged child is being imported, an
+# ImportError of the parent becomes the install hint of the child's boundary.
+PARENTS = {"agents.voice": "agents.voice.testing"}
+
+# Bridged packages whose sub-modules the bridge leaves to the SDK for a moment, while it
+# loads the SDK's own package to serve its names (see agents_testing.core._bridge).
+PASSIVE: "set[str]" = set()
 
 
 def enabled() -> bool:
@@ -48,6 +60,13 @@ class BridgeFinder:
         target: "ModuleType | None" = None,
     ) -> "ModuleSpec | None":
         if fullname not in BRIDGED_NAMES:
+            child = PARENTS.get(fullname)
+            if child is None or not _importing(child):
+                return None
+            from agents_testing.core._bridge import parent_spec
+
+            return parent_spec(fullname, child)
+        if PASSIVE and fullname.rpartition(".")[0] in PASSIVE:
             return None
         from agents_testing.core._bridge import bridged_spec
 
@@ -55,6 +74,20 @@ class BridgeFinder:
 
     def invalidate_caches(self) -> None:
         return None
+
+
+def _importing(name: "str") -> bool:
+    """Whether an import of ``name`` is in progress on this thread's stack."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if (
+            frame.f_code.co_name == "_find_and_load"
+            and frame.f_globals.get("__name__") == "importlib._bootstrap"
+            and frame.f_locals.get("name") == name
+        ):
+            return True
+        frame = frame.f_back  # type: ignore[assignment]
+    return False
 
 
 _FINDER = BridgeFinder()

@@ -1,4 +1,9 @@
-"""Shared primitives of the agents-testing doubles: snapshots, errors and the step script."""
+"""Shared primitives of the agents-testing doubles: snapshots, errors and the step script.
+
+Public modules for the boundary packages: :mod:`agents_testing.core.compat` (SDK release
+differences), :mod:`agents_testing.core.lazy` (lazy package exports) and
+:mod:`agents_testing.core.pytest_support` (what the boundary fixtures share).
+"""
 
 from __future__ import annotations
 
@@ -49,3 +54,8 @@ __all__ = [
     "readonly",
     "safe_repr",
 ]
+
+from .lazy import publish as _publish
+
+# Tracebacks and pickles name the public module, e.g. agents_testing.core.ModelRequestBlocked.
+_publish(__name__, [globals()[name] for name in __all__])

@@ -93,6 +93,50 @@ def provider_model_methods() -> tuple[tuple[type, tuple[str, ...]], ...]:
     return tuple(found)
 
 
+# Where a provider makes its default client: ``AsyncOpenAI()`` raises "Missing
+# credentials" there when no key is set, before any request method is reached. Private
+# methods of the SDK, identical from 0.14 to 0.24; the guard wraps them so that it
+# answers first in every environment.
+_PROVIDER_CLIENT_FACTORIES: tuple[tuple[str, str, str], ...] = (
+    ("agents.models.openai_provider", "OpenAIProvider", "_get_client"),
+    ("agents.voice.models.openai_model_provider", "OpenAIVoiceModelProvider", "_get_client"),
+)
+
+
+@lru_cache(maxsize=1)
+def provider_client_factories() -> tuple[tuple[type, str], ...]:
+    """The SDK's model providers with the method that makes their default OpenAI client."""
+    from importlib import import_module
+
+    found: list[tuple[type, str]] = []
+    for module_name, class_name, method in _PROVIDER_CLIENT_FACTORIES:
+        try:
+            module = import_module(module_name)
+        except ImportError:
+            continue
+        cls = getattr(module, class_name, None)
+        if isinstance(cls, type) and method in vars(cls):
+            found.append((cls, method))
+    return tuple(found)
+
+
+def trace_exporter_class() -> type:
+    """The SDK's exporter that uploads traces and spans to the provider (every release)."""
+    from agents.tracing.processors import BackendSpanExporter
+
+    return BackendSpanExporter
+
+
+def flush_default_trace_processor() -> None:
+    """Hand every span queued by the SDK's default trace processor to its exporter now."""
+    from agents.tracing.processors import default_processor
+
+    default_processor().force_flush()  # type: ignore[no-untyped-call,unused-ignore]
+
+
+__all__ += ["flush_default_trace_processor", "provider_client_factories", "trace_exporter_class"]
+
+
 class TracingState:
     """The global tracing switch as it was, so a test can turn tracing off and put it back.
 

@@ -3,7 +3,8 @@
 It provides what the boundary plugins' ``scripted_*`` fixtures share (a per-test
 registry of doubles, checked with ``assert_complete()`` at teardown, with tracing off
 meanwhile) and the guard against real model requests
-(``--agents-block-model-requests`` / ``agents_block_model_requests = true``).
+(``--agents-block-model-requests`` / ``agents_block_model_requests = true``, lifted
+for one run by ``--agents-allow-model-requests``).
 """
 
 from __future__ import annotations
@@ -13,16 +14,17 @@ from collections.abc import Generator, Iterator
 import pytest
 
 from ._errors import ModelRequestBlocked
-from ._pytest_support import (
+from ._request_guard import RequestGuard
+from .pytest_support import (
     CALL_REPORT,
     FIXTURE_MARKER,
     ScriptedDoubles,
     note_unconsumed,
 )
-from ._request_guard import RequestGuard
 
 ALLOW_MARKER = "agents_allow_model_requests"
 _OPTION = "agents_block_model_requests"
+_ALLOW_OPTION = "agents_allow_model_requests"
 _GUARD = pytest.StashKey[RequestGuard]()
 _BLOCKING = pytest.StashKey[bool]()
 
@@ -35,7 +37,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         dest=_OPTION,
         help="fail any test in which a real SDK model (OpenAI Responses, Chat Completions, "
-        "Realtime, STT or TTS) would send a request to its provider",
+        "Realtime, STT or TTS) would send a request to its provider; the SDK's trace "
+        "exporter uploads nothing meanwhile",
+    )
+    group.addoption(
+        "--agents-allow-model-requests",
+        action="store_true",
+        default=False,
+        dest=_ALLOW_OPTION,
+        help="let real SDK models reach their providers in this run, even when "
+        "agents_block_model_requests = true in the ini file",
     )
     parser.addini(
         _OPTION,
@@ -52,7 +63,13 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"{_OPTION} must be true or false in the ini file ({error})"
         ) from None
-    config.stash[_BLOCKING] = bool(config.getoption(_OPTION)) or from_ini
+    block, allow = bool(config.getoption(_OPTION)), bool(config.getoption(_ALLOW_OPTION))
+    if block and allow:
+        raise pytest.UsageError(
+            "--agents-block-model-requests and --agents-allow-model-requests contradict "
+            "each other; give one of them."
+        )
+    config.stash[_BLOCKING] = block or (from_ini and not allow)
     config.addinivalue_line(
         "markers",
         f"{FIXTURE_MARKER}(assert_complete=True, disable_tracing=True): configure the "
@@ -62,7 +79,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         f"{ALLOW_MARKER}: let real SDK models reach their providers in this test even "
-        "when --agents-block-model-requests or agents_block_model_requests is on.",
+        "when --agents-block-model-requests or agents_block_model_requests is on "
+        "(--agents-allow-model-requests does so for a whole run).",
     )
 
 

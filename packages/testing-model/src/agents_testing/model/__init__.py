@@ -7,23 +7,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agents_testing.core._lazy import lazy_exports
+from agents_testing.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from ._call import ModelCall
+    from ._call import InputMessage, ModelCall
     from ._cassette import ModelCassette
     from ._cassette_outcome import ReplayedModelError
     from ._cassette_recorder import RecordingModel, RecordingModelProvider
     from ._cassette_replay import CassetteModel, CassetteModelProvider, ModelRequestMismatch
     from ._errors import (
-        InvalidModelArgument as InvalidModelArgument,
-    )
-    from ._errors import (
+        InvalidModelArgument,
         InvalidModelStep,
         ModelScriptError,
         UnconsumedModelSteps,
         UnexpectedModelCall,
     )
+    from ._factory import ScriptedModelFactory
     from ._items import assistant_message, function_call
     from ._scripted_model import ScriptedModel
     from ._step import ModelStep, ModelStepSpec
@@ -31,6 +30,8 @@ if TYPE_CHECKING:
 __all__ = [
     "CassetteModel",
     "CassetteModelProvider",
+    "InputMessage",
+    "InvalidModelArgument",
     "InvalidModelStep",
     "ModelCall",
     "ModelCassette",
@@ -42,6 +43,7 @@ __all__ = [
     "RecordingModelProvider",
     "ReplayedModelError",
     "ScriptedModel",
+    "ScriptedModelFactory",
     "UnconsumedModelSteps",
     "UnexpectedModelCall",
     "assistant_message",
@@ -60,6 +62,7 @@ if not TYPE_CHECKING:
         {
             "CassetteModel": "._cassette_replay",
             "CassetteModelProvider": "._cassette_replay",
+            "InputMessage": "._call",
             "InvalidModelArgument": "._errors",
             "InvalidModelStep": "._errors",
             "ModelCall": "._call",
@@ -72,6 +75,7 @@ if not TYPE_CHECKING:
             "RecordingModelProvider": "._cassette_recorder",
             "ReplayedModelError": "._cassette_outcome",
             "ScriptedModel": "._scripted_model",
+            "ScriptedModelFactory": "._factory",
             "UnconsumedModelSteps": "._errors",
             "UnexpectedModelCall": "._errors",
             "assistant_message": "._items",

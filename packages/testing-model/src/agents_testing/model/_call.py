@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from agents_testing.core import SnapshotCache, detach, safe_repr
 
@@ -16,7 +16,18 @@ if TYPE_CHECKING:
     from agents.tool import Tool
     from openai.types.responses.response_prompt_param import ResponsePromptParam
 
-__all__ = ["ModelCall"]
+__all__ = ["InputMessage", "ModelCall", "ToolOutput"]
+
+# What a tool call's output item carries: text for function tools, a list of content
+# parts for structured outputs, a mapping for a computer screenshot.
+ToolOutput: TypeAlias = "str | list[Any] | dict[str, Any]"
+
+
+class InputMessage(NamedTuple):
+    """One message of a recorded request: its role and its text (text parts joined)."""
+
+    role: str
+    text: str
 
 
 class ModelCall:
@@ -160,6 +171,48 @@ class ModelCall:
         """True for ``stream_response`` (``Runner.run_streamed``), False for ``get_response``."""
         return self._streamed
 
+    @property
+    def messages(self) -> list[InputMessage]:
+        """The messages of the input in order, as ``InputMessage(role, text)``.
+
+        A string input is one ``user`` message; tool calls, their outputs and other
+        items are left out (see :meth:`tool_outputs`).
+        """
+        if isinstance(self._input, str):
+            return [InputMessage("user", self._input)]
+        return [
+            InputMessage(str(item["role"]), _text(item.get("content")))
+            for item in self._input
+            if _is_message(item)
+        ]
+
+    @property
+    def user_text(self) -> str | None:
+        """The text of the last user message of the request; None when it has none."""
+        for message in reversed(self.messages):
+            if message.role == "user":
+                return message.text
+        return None
+
+    def tool_outputs(self) -> dict[str, ToolOutput]:
+        """The output of every tool call answered in the input, by call id, in order."""
+        if isinstance(self._input, str):
+            return {}
+        found: dict[str, ToolOutput] = {}
+        for item in self._input:
+            if (
+                isinstance(item, Mapping)
+                and str(item.get("type", "")).endswith("_call_output")
+                and isinstance(item.get("call_id"), str)
+                and "output" in item
+            ):
+                found[item["call_id"]] = detach(item["output"])
+        return found
+
+    def tool_output(self, call_id: str) -> ToolOutput | None:
+        """The output the input carries for tool call ``call_id``; None when it has none."""
+        return self.tool_outputs().get(call_id)
+
     def __repr__(self) -> str:
         size = "str" if isinstance(self._input, str) else f"{len(self._input)} items"
         return (
@@ -167,3 +220,24 @@ class ModelCall:
             f"tools={safe_repr([getattr(tool, 'name', tool) for tool in self._tools])}, "
             f"system_instructions={safe_repr(self._system_instructions)})"
         )
+
+
+def _is_message(item: object) -> bool:
+    return (
+        isinstance(item, Mapping)
+        and isinstance(item.get("role"), str)
+        and item.get("type", "message") == "message"
+    )
+
+
+def _text(content: object) -> str:
+    """The text of a message's content: the string itself, or its text parts joined."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, Sequence):
+        return ""
+    return "".join(
+        part["text"]
+        for part in content
+        if isinstance(part, Mapping) and isinstance(part.get("text"), str)
+    )

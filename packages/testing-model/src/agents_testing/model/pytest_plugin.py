@@ -11,19 +11,19 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from agents_testing.core._cassette_pytest import CassetteOptions, body_passed
-from agents_testing.core._pytest_support import ScriptedDoubles
+from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
     from agents.models.interface import Model, ModelProvider
 
-    from agents_testing.model import CassetteModel, ModelCassette, ScriptedModel
+    from agents_testing.model import CassetteModel, ModelCassette, ScriptedModelFactory
 
 # The record-mode option and the cassette marker, shared with the sandbox plugin.
 pytest_plugins = ["agents_testing.core._cassette_pytest"]
 
 
 @pytest.fixture
-def scripted_model(_agents_testing_doubles: ScriptedDoubles) -> Callable[..., ScriptedModel]:
+def scripted_model(_agents_testing_doubles: ScriptedDoubles) -> ScriptedModelFactory:
     """Make ``ScriptedModel(...)`` doubles, each checked with ``assert_complete()`` at teardown."""
     from agents_testing.model import ScriptedModel
 

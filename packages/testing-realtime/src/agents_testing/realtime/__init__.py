@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agents_testing.core._lazy import lazy_exports
+from agents_testing.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ._connect import RealtimeConnectCall
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         UnconsumedRealtimeSteps,
         UnexpectedRealtimeSend,
     )
+    from ._factory import ScriptedRealtimeModelFactory
     from ._model import ScriptedRealtimeModel
     from ._step import RealtimeExpectation, RealtimeStep
 
@@ -29,6 +30,7 @@ __all__ = [
     "RealtimeScriptError",
     "RealtimeStep",
     "ScriptedRealtimeModel",
+    "ScriptedRealtimeModelFactory",
     "UnconsumedRealtimeSteps",
     "UnexpectedRealtimeSend",
 ]
@@ -46,6 +48,7 @@ if not TYPE_CHECKING:
             "RealtimeScriptError": "._errors",
             "RealtimeStep": "._step",
             "ScriptedRealtimeModel": "._model",
+            "ScriptedRealtimeModelFactory": "._factory",
             "UnconsumedRealtimeSteps": "._errors",
             "UnexpectedRealtimeSend": "._errors",
         },

@@ -5,21 +5,20 @@ Loaded by pytest through the ``pytest11`` entry point; the library never imports
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pytest
 
-from agents_testing.core._pytest_support import ScriptedDoubles
+from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
-    from agents_testing.realtime import ScriptedRealtimeModel
+    from agents_testing.realtime import ScriptedRealtimeModelFactory
 
 
 @pytest.fixture
 def scripted_realtime_model(
     _agents_testing_doubles: ScriptedDoubles,
-) -> Callable[..., ScriptedRealtimeModel]:
+) -> ScriptedRealtimeModelFactory:
     """Make ``ScriptedRealtimeModel(...)`` doubles, checked at teardown."""
     from agents_testing.realtime import ScriptedRealtimeModel
 

@@ -9,42 +9,41 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agents_testing.core._lazy import lazy_exports
+from agents_testing.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ._call import SandboxCall
     from ._cassette import ReplayedSandboxError, SandboxCallMismatch, SandboxCassette
-    from ._errors import InvalidSandboxArgument as InvalidSandboxArgument
     from ._errors import (
+        InvalidSandboxArgument,
         InvalidSandboxStep,
         SandboxCallMatcherError,
+        SandboxMethodUnavailable,
         SandboxScriptError,
         UnconsumedSandboxSteps,
         UnexpectedSandboxCall,
     )
-    from ._errors import SandboxMethodUnavailable as SandboxMethodUnavailable
+    from ._factory import ScriptedSandboxFactory
     from ._session import ScriptedSandboxSession, scripted_sandbox_session
     from ._steps import SandboxStepSpec
 
 __all__ = [
+    "InvalidSandboxArgument",
     "InvalidSandboxStep",
     "ReplayedSandboxError",
     "SandboxCall",
     "SandboxCallMatcherError",
     "SandboxCallMismatch",
     "SandboxCassette",
+    "SandboxMethodUnavailable",
     "SandboxScriptError",
     "SandboxStepSpec",
+    "ScriptedSandboxFactory",
     "ScriptedSandboxSession",
     "UnconsumedSandboxSteps",
     "UnexpectedSandboxCall",
     "scripted_sandbox_session",
 ]
-
-# Also importable from here, but not (yet) part of ``__all__``: ``agents.testing`` serves
-# ``__all__``, and its list of sandbox names is kept with the import bridge. Both are
-# ``SandboxScriptError`` subclasses (and a ``TypeError`` / an ``AttributeError``), which is
-# how tests usually catch them.
 
 # Names are imported on first use, so that loading the package (as a pytest plugin, for
 # one) does not import the SDK.
@@ -63,6 +62,7 @@ if not TYPE_CHECKING:
             "SandboxMethodUnavailable": "._errors",
             "SandboxScriptError": "._errors",
             "SandboxStepSpec": "._steps",
+            "ScriptedSandboxFactory": "._factory",
             "ScriptedSandboxSession": "._session",
             "UnconsumedSandboxSteps": "._errors",
             "UnexpectedSandboxCall": "._errors",

@@ -7,16 +7,20 @@ Loaded by pytest through the ``pytest11`` entry point; the library never imports
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from agents_testing.core._cassette_pytest import CassetteOptions, body_passed
-from agents_testing.core._pytest_support import ScriptedDoubles
+from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
-    from agents_testing.sandbox import SandboxCassette, ScriptedSandboxSession
+    from agents_testing.sandbox import (
+        SandboxCassette,
+        ScriptedSandboxFactory,
+        ScriptedSandboxSession,
+    )
 
 # The record-mode option and the cassette marker, shared with the model plugin.
 pytest_plugins = ["agents_testing.core._cassette_pytest"]
@@ -25,7 +29,7 @@ pytest_plugins = ["agents_testing.core._cassette_pytest"]
 @pytest.fixture
 def scripted_sandbox(
     _agents_testing_doubles: ScriptedDoubles,
-) -> Callable[..., ScriptedSandboxSession]:
+) -> ScriptedSandboxFactory:
     """Make sessions like ``scripted_sandbox_session(...)``, checked at teardown."""
     from agents_testing.sandbox import scripted_sandbox_session
 

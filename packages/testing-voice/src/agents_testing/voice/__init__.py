@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agents_testing.core._lazy import lazy_exports
+from agents_testing.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from ._audio import pcm16_samples
@@ -20,6 +20,11 @@ if TYPE_CHECKING:
         VoiceScriptError,
         VoiceStepKind,
     )
+    from ._factory import (
+        ScriptedSTTModelFactory,
+        ScriptedTTSModelFactory,
+        ScriptedVoiceWorkflowFactory,
+    )
     from ._session import ScriptedTranscriptionSession, TranscriptionTurn
     from ._stt import ScriptedSTTModel, SessionSpec, STTCall, STTSessionCall, TranscriptionSpec
     from ._tts import ScriptedTTSModel, TTSCall, TTSResult, TTSResultSpec
@@ -31,9 +36,12 @@ __all__ = [
     "STTCall",
     "STTSessionCall",
     "ScriptedSTTModel",
+    "ScriptedSTTModelFactory",
     "ScriptedTTSModel",
+    "ScriptedTTSModelFactory",
     "ScriptedTranscriptionSession",
     "ScriptedVoiceWorkflow",
+    "ScriptedVoiceWorkflowFactory",
     "SessionSpec",
     "TTSCall",
     "TTSResult",
@@ -61,9 +69,12 @@ if not TYPE_CHECKING:
             "STTCall": "._stt",
             "STTSessionCall": "._stt",
             "ScriptedSTTModel": "._stt",
+            "ScriptedSTTModelFactory": "._factory",
             "ScriptedTTSModel": "._tts",
+            "ScriptedTTSModelFactory": "._factory",
             "ScriptedTranscriptionSession": "._session",
             "ScriptedVoiceWorkflow": "._workflow",
+            "ScriptedVoiceWorkflowFactory": "._factory",
             "SessionSpec": "._stt",
             "TTSCall": "._tts",
             "TTSResult": "._tts",

@@ -6,19 +6,22 @@ Loaded by pytest through the ``pytest11`` entry point; the library never imports
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pytest
 
-from agents_testing.core._pytest_support import ScriptedDoubles
+from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
-    from agents_testing.voice import ScriptedSTTModel, ScriptedTTSModel, ScriptedVoiceWorkflow
+    from agents_testing.voice import (
+        ScriptedSTTModelFactory,
+        ScriptedTTSModelFactory,
+        ScriptedVoiceWorkflowFactory,
+    )
 
 
 @pytest.fixture
-def scripted_stt(_agents_testing_doubles: ScriptedDoubles) -> Callable[..., ScriptedSTTModel]:
+def scripted_stt(_agents_testing_doubles: ScriptedDoubles) -> ScriptedSTTModelFactory:
     """Make ``ScriptedSTTModel(...)`` doubles, checked (with their sessions) at teardown."""
     from agents_testing.voice import ScriptedSTTModel
 
@@ -26,7 +29,7 @@ def scripted_stt(_agents_testing_doubles: ScriptedDoubles) -> Callable[..., Scri
 
 
 @pytest.fixture
-def scripted_tts(_agents_testing_doubles: ScriptedDoubles) -> Callable[..., ScriptedTTSModel]:
+def scripted_tts(_agents_testing_doubles: ScriptedDoubles) -> ScriptedTTSModelFactory:
     """Make ``ScriptedTTSModel(...)`` doubles, checked at teardown."""
     from agents_testing.voice import ScriptedTTSModel
 
@@ -36,7 +39,7 @@ def scripted_tts(_agents_testing_doubles: ScriptedDoubles) -> Callable[..., Scri
 @pytest.fixture
 def scripted_voice_workflow(
     _agents_testing_doubles: ScriptedDoubles,
-) -> Callable[..., ScriptedVoiceWorkflow]:
+) -> ScriptedVoiceWorkflowFactory:
     """Make ``ScriptedVoiceWorkflow(...)`` doubles, checked at teardown."""
     from agents_testing.voice import ScriptedVoiceWorkflow
 

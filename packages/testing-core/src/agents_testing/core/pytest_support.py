@@ -1,9 +1,10 @@
 """What every ``scripted_*`` fixture shares: one registry of doubles per test.
 
-The boundary plugins only say which class or function a fixture wraps; making the
-double, remembering it, checking it with ``assert_complete()`` at the end of the test
-and switching tracing off meanwhile happen here, once. Imported by the pytest plugins
-only, never by the library itself.
+Public API for the boundary pytest plugins: a boundary's fixture asks for the core
+plugin's ``_agents_testing_doubles`` fixture (a :class:`ScriptedDoubles`) and returns
+``doubles.track("fixture_name", factory)``. Making the double, remembering it, checking
+it with ``assert_complete()`` at the end of the test and switching tracing off meanwhile
+happen here, once. Imported by the pytest plugins only, never by the library itself.
 """
 
 from __future__ import annotations

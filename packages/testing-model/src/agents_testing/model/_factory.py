@@ -1,0 +1,29 @@
+"""The type of the ``scripted_model`` pytest fixture, for strictly typed tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from agents.usage import Usage
+
+    from ._scripted_model import ScriptedModel
+    from ._step import StepInput
+
+__all__ = ["ScriptedModelFactory"]
+
+
+class ScriptedModelFactory(Protocol):
+    """What the ``scripted_model`` fixture is: call it exactly like ``ScriptedModel(...)``.
+
+    Annotate the fixture with it, ``def test_x(scripted_model: ScriptedModelFactory)``.
+    """
+
+    def __call__(
+        self,
+        steps: Iterable[StepInput] = (),
+        *,
+        emit_traces: bool = False,
+        default_usage: Usage | None = None,
+    ) -> ScriptedModel: ...

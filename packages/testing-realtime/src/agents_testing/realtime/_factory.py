@@ -1,0 +1,33 @@
+"""The type of the ``scripted_realtime_model`` pytest fixture, for strictly typed tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from agents.realtime.model_events import RealtimeModelEvent
+
+    from ._model import ScriptedRealtimeModel
+    from ._step import RealtimeStep
+
+__all__ = ["ScriptedRealtimeModelFactory"]
+
+
+class ScriptedRealtimeModelFactory(Protocol):
+    """What the ``scripted_realtime_model`` fixture is: call it like
+    ``ScriptedRealtimeModel(...)``.
+
+    Annotate the fixture with it,
+    ``def test_x(scripted_realtime_model: ScriptedRealtimeModelFactory)``.
+    """
+
+    def __call__(
+        self,
+        steps: Iterable[RealtimeStep] = (),
+        *,
+        connect_events: Iterable[RealtimeModelEvent] = (),
+        connect_error: BaseException | type[BaseException] | None = None,
+        close_error: BaseException | type[BaseException] | None = None,
+        strict: bool = True,
+    ) -> ScriptedRealtimeModel: ...

@@ -1,0 +1,28 @@
+"""The type of the ``scripted_sandbox`` pytest fixture, for strictly typed tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from agents.sandbox.manifest import Manifest
+
+    from ._session import ScriptedSandboxSession
+    from ._steps import SandboxStepSpec
+
+__all__ = ["ScriptedSandboxFactory"]
+
+
+class ScriptedSandboxFactory(Protocol):
+    """What the ``scripted_sandbox`` fixture is: call it like ``scripted_sandbox_session(...)``.
+
+    Annotate the fixture with it, ``def test_x(scripted_sandbox: ScriptedSandboxFactory)``.
+    """
+
+    def __call__(
+        self,
+        steps: Iterable[SandboxStepSpec] = (),
+        *,
+        manifest: Manifest | None = None,
+    ) -> ScriptedSandboxSession: ...

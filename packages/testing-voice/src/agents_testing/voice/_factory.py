@@ -1,0 +1,48 @@
+"""The types of the voice pytest fixtures, for strictly typed tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from ._stt import ScriptedSTTModel, SessionSpec, TranscriptionSpec
+    from ._tts import ScriptedTTSModel, TTSResult, TTSResultSpec
+    from ._workflow import ScriptedVoiceWorkflow, WorkflowResultSpec
+
+__all__ = ["ScriptedSTTModelFactory", "ScriptedTTSModelFactory", "ScriptedVoiceWorkflowFactory"]
+
+
+class ScriptedSTTModelFactory(Protocol):
+    """What the ``scripted_stt`` fixture is: call it exactly like ``ScriptedSTTModel(...)``."""
+
+    def __call__(
+        self,
+        transcriptions: Iterable[TranscriptionSpec] | TranscriptionSpec = (),
+        *,
+        sessions: Iterable[SessionSpec] | SessionSpec = (),
+        model_name: str = "scripted-stt",
+    ) -> ScriptedSTTModel: ...
+
+
+class ScriptedTTSModelFactory(Protocol):
+    """What the ``scripted_tts`` fixture is: call it exactly like ``ScriptedTTSModel(...)``."""
+
+    def __call__(
+        self,
+        results: Iterable[TTSResultSpec] | TTSResult | BaseException = (),
+        *,
+        model_name: str = "scripted-tts",
+    ) -> ScriptedTTSModel: ...
+
+
+class ScriptedVoiceWorkflowFactory(Protocol):
+    """What the ``scripted_voice_workflow`` fixture is: call it exactly like
+    ``ScriptedVoiceWorkflow(...)``."""
+
+    def __call__(
+        self,
+        turns: Iterable[WorkflowResultSpec] | str | BaseException = (),
+        *,
+        start: WorkflowResultSpec | None = None,
+    ) -> ScriptedVoiceWorkflow: ...

@@ -1,0 +1,43 @@
+"""The exported fixture types call like the doubles the fixtures make."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+
+import pytest
+
+import agents_testing.model
+import agents_testing.realtime
+import agents_testing.sandbox
+import agents_testing.voice
+
+FACTORIES: list[tuple[object, Callable[..., object]]] = [
+    (agents_testing.model.ScriptedModelFactory, agents_testing.model.ScriptedModel),
+    (
+        agents_testing.sandbox.ScriptedSandboxFactory,
+        agents_testing.sandbox.scripted_sandbox_session,
+    ),
+    (
+        agents_testing.realtime.ScriptedRealtimeModelFactory,
+        agents_testing.realtime.ScriptedRealtimeModel,
+    ),
+    (agents_testing.voice.ScriptedSTTModelFactory, agents_testing.voice.ScriptedSTTModel),
+    (agents_testing.voice.ScriptedTTSModelFactory, agents_testing.voice.ScriptedTTSModel),
+    (agents_testing.voice.ScriptedVoiceWorkflowFactory, agents_testing.voice.ScriptedVoiceWorkflow),
+]
+
+
+@pytest.mark.parametrize(
+    ("factory", "double"), FACTORIES, ids=[getattr(f, "__name__", "") for f, _ in FACTORIES]
+)
+def test_a_factory_type_has_the_signature_of_the_double(
+    factory: object, double: Callable[..., object]
+) -> None:
+    call = inspect.signature(factory.__call__)  # type: ignore[operator]
+    made = inspect.signature(double)
+
+    assert next(iter(call.parameters)) == "self"
+    assert list(call.parameters.values())[1:] == list(made.parameters.values())
+    expected = double.__name__ if inspect.isclass(double) else made.return_annotation
+    assert call.return_annotation == expected
