@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from ._cassette import RECORD_MODES, RecordMode, resolve_record_mode
-from ._pytest_support import CALL_REPORT
+from .pytest_support import CALL_REPORT
 
 __all__ = ["CASSETTE_MARKER", "CassetteOptions", "body_passed"]
 
