@@ -237,7 +237,7 @@ async def test_a_static_transcription_beyond_the_script_is_unexpected(
     assert error.operation == "static_transcription"
     assert error.call_index == 0
     assert isinstance(error.call, STTCall)
-    assert "number 1" in str(error)
+    assert str(error) == "Unexpected STT transcription #1: no scripted transcription left."
     assert len(stt.calls) == 1
 
 
@@ -295,7 +295,9 @@ async def test_assert_complete_counts_transcriptions_sessions_and_turns_of_creat
         "static_transcription",
         "streamed_session",
     )
-    assert "3 scripted voice step(s)" in str(after.value)
+    assert str(after.value) == (
+        "3 unconsumed voice steps: 2 static_transcription, 1 streamed_session."
+    )
 
 
 @pytest.mark.asyncio
