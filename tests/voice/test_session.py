@@ -228,3 +228,53 @@ def test_close_error_must_be_an_exception_that_can_be_raised(close_error: Any) -
     with pytest.raises(InvalidVoiceStep) as caught:
         ScriptedTranscriptionSession(["hi"], close_error=close_error)
     assert (caught.value.reason, caught.value.argument) == ("invalid_close_error", "close_error")
+
+
+@pytest.mark.skipif(
+    not compat.voice_ends_silent_sessions(),
+    reason="before openai-agents 0.20 the pipeline never ends a streamed run without text",
+)
+@pytest.mark.asyncio
+async def test_a_session_closed_before_the_run_yields_no_turn_and_keeps_them_pending(
+    drain: Any, voice_config: Any
+) -> None:
+    session = ScriptedTranscriptionSession(["hello", "goodbye"])
+    await session.close()
+    stt = ScriptedSTTModel(sessions=[session])
+    workflow = ScriptedVoiceWorkflow()
+    pipeline = VoicePipeline(
+        workflow=workflow, stt_model=stt, tts_model=ScriptedTTSModel(), config=voice_config()
+    )
+
+    outcome = await drain(await pipeline.run(StreamedAudioInput()))
+
+    assert outcome.error is None
+    assert outcome.kinds == ["session_ended"]
+    assert workflow.transcriptions == ()
+    assert stt.created_sessions == (session,)
+    assert session.pending_turns == ("hello", "goodbye")
+    with pytest.raises(UnconsumedVoiceSteps) as caught:
+        stt.assert_complete()
+    assert caught.value.pending_steps == ("session_turn", "session_turn")
+
+
+@pytest.mark.asyncio
+async def test_an_iteration_started_after_close_yields_nothing() -> None:
+    session = ScriptedTranscriptionSession(["hello"])
+    turns = session.transcribe_turns()
+    await session.close()
+
+    assert [turn async for turn in turns] == []
+    assert [turn async for turn in session.transcribe_turns()] == []
+    assert session.remaining_turns == 1
+
+
+@pytest.mark.asyncio
+async def test_changing_the_turn_list_after_building_changes_nothing() -> None:
+    turns: list[Any] = ["hello"]
+    session = ScriptedTranscriptionSession(turns)
+    turns.append("added later")
+    turns[0] = "replaced"
+
+    assert await collect(session) == ["hello"]
+    assert session.pending_turns == ()
