@@ -131,6 +131,23 @@ async def test_the_pipeline_closes_the_session_when_its_turns_run_out(
     stt.assert_complete()
 
 
+needs_close_error_reporting = pytest.mark.skipif(
+    not compat.voice_reports_close_errors(),
+    reason="close_error is refused before openai-agents 0.20 (see the next test)",
+)
+
+
+def test_close_error_is_refused_where_the_pipeline_cannot_report_it() -> None:
+    if compat.voice_reports_close_errors():
+        assert ScriptedTranscriptionSession(close_error=RuntimeError("gone")).close_calls == 0
+        return
+    # Before 0.20 the pipeline's task dies on a failing close() and stream() never ends.
+    with pytest.raises(InvalidVoiceStep, match=r"needs openai-agents 0\.20") as caught:
+        ScriptedTranscriptionSession(["hello"], close_error=RuntimeError("gone"))
+    assert (caught.value.reason, caught.value.argument) == ("invalid_close_error", "close_error")
+
+
+@needs_close_error_reporting
 @pytest.mark.asyncio
 async def test_close_error_is_raised_by_close_and_the_session_is_closed_anyway() -> None:
     failure = RuntimeError("socket already gone")
@@ -145,10 +162,7 @@ async def test_close_error_is_raised_by_close_and_the_session_is_closed_anyway()
     assert (session.remaining_turns, session.pending_turns) == (1, ("hello",))
 
 
-@pytest.mark.skipif(
-    not compat.voice_reports_close_errors(),
-    reason="the pipeline reports a failing session close() from openai-agents 0.20",
-)
+@needs_close_error_reporting
 @pytest.mark.asyncio
 async def test_close_error_reaches_the_pipeline_consumer(drain: Any, voice_config: Any) -> None:
     failure = RuntimeError("socket already gone")
@@ -209,7 +223,58 @@ def test_malformed_turns_are_rejected(turns: list[Any], index: int) -> None:
     assert caught.value.input_index == index
 
 
-def test_close_error_must_be_an_exception_instance() -> None:
+@pytest.mark.parametrize("close_error", ["socket gone", 3, KeyboardInterrupt(), UnicodeDecodeError])
+def test_close_error_must_be_an_exception_that_can_be_raised(close_error: Any) -> None:
     with pytest.raises(InvalidVoiceStep) as caught:
-        ScriptedTranscriptionSession(["hi"], close_error=RuntimeError)  # type: ignore[arg-type]
-    assert caught.value.reason == "invalid_close_error"
+        ScriptedTranscriptionSession(["hi"], close_error=close_error)
+    assert (caught.value.reason, caught.value.argument) == ("invalid_close_error", "close_error")
+
+
+@pytest.mark.skipif(
+    not compat.voice_ends_silent_sessions(),
+    reason="before openai-agents 0.20 the pipeline never ends a streamed run without text",
+)
+@pytest.mark.asyncio
+async def test_a_session_closed_before_the_run_yields_no_turn_and_keeps_them_pending(
+    drain: Any, voice_config: Any
+) -> None:
+    session = ScriptedTranscriptionSession(["hello", "goodbye"])
+    await session.close()
+    stt = ScriptedSTTModel(sessions=[session])
+    workflow = ScriptedVoiceWorkflow()
+    pipeline = VoicePipeline(
+        workflow=workflow, stt_model=stt, tts_model=ScriptedTTSModel(), config=voice_config()
+    )
+
+    outcome = await drain(await pipeline.run(StreamedAudioInput()))
+
+    assert outcome.error is None
+    assert outcome.kinds == ["session_ended"]
+    assert workflow.transcriptions == ()
+    assert stt.created_sessions == (session,)
+    assert session.pending_turns == ("hello", "goodbye")
+    with pytest.raises(UnconsumedVoiceSteps) as caught:
+        stt.assert_complete()
+    assert caught.value.pending_steps == ("session_turn", "session_turn")
+
+
+@pytest.mark.asyncio
+async def test_an_iteration_started_after_close_yields_nothing() -> None:
+    session = ScriptedTranscriptionSession(["hello"])
+    turns = session.transcribe_turns()
+    await session.close()
+
+    assert [turn async for turn in turns] == []
+    assert [turn async for turn in session.transcribe_turns()] == []
+    assert session.remaining_turns == 1
+
+
+@pytest.mark.asyncio
+async def test_changing_the_turn_list_after_building_changes_nothing() -> None:
+    turns: list[Any] = ["hello"]
+    session = ScriptedTranscriptionSession(turns)
+    turns.append("added later")
+    turns[0] = "replaced"
+
+    assert await collect(session) == ["hello"]
+    assert session.pending_turns == ()

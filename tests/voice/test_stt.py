@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
@@ -237,7 +238,7 @@ async def test_a_static_transcription_beyond_the_script_is_unexpected(
     assert error.operation == "static_transcription"
     assert error.call_index == 0
     assert isinstance(error.call, STTCall)
-    assert "number 1" in str(error)
+    assert str(error) == "Unexpected STT transcription #1: no scripted transcription left."
     assert len(stt.calls) == 1
 
 
@@ -295,7 +296,9 @@ async def test_assert_complete_counts_transcriptions_sessions_and_turns_of_creat
         "static_transcription",
         "streamed_session",
     )
-    assert "3 scripted voice step(s)" in str(after.value)
+    assert str(after.value) == (
+        "3 unconsumed voice steps: 2 static_transcription, 1 streamed_session."
+    )
 
 
 @pytest.mark.asyncio
@@ -397,3 +400,94 @@ def test_an_invalid_turn_inside_a_session_names_the_session_and_the_turn() -> No
     assert str(caught.value).startswith("session 2, turn 2: a transcription turn must be")
     assert isinstance(caught.value.__cause__, InvalidVoiceStep)
     assert caught.value.__cause__.reason == "invalid_turn"
+
+
+@pytest.mark.asyncio
+async def test_a_call_whose_input_cannot_be_snapshotted_consumes_and_records_nothing(
+    drain: Any, voice_config: Any
+) -> None:
+    stt = ScriptedSTTModel("first transcription")
+    workflow = ScriptedVoiceWorkflow(["Hello."])
+    voice = pipeline(stt, workflow, ScriptedTTSModel([[PCM]]), voice_config)
+    # A lock cannot be copied, so the settings snapshot of this call fails.
+    voice.config.stt_settings = STTModelSettings(turn_detection={"lock": threading.Lock()})
+
+    failed = await drain(await voice.run(AudioInput(np.zeros(2, dtype=np.int16))))
+
+    assert failed.error is not None
+    assert not isinstance(failed.error, (KeyError, AttributeError))
+    assert stt.calls == ()
+    assert workflow.transcriptions == ()
+    with pytest.raises(UnconsumedVoiceSteps) as caught:
+        stt.assert_complete()
+    assert caught.value.pending_steps == ("static_transcription",)
+
+    voice.config.stt_settings = STTModelSettings(turn_detection={"type": "vad"})
+    second = await drain(await voice.run(AudioInput(np.zeros(2, dtype=np.int16))))
+
+    assert second.error is None
+    assert workflow.transcriptions == ("first transcription",)
+    assert len(stt.calls) == 1
+    stt.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_a_session_call_whose_settings_cannot_be_snapshotted_creates_nothing(
+    drain: Any, voice_config: Any
+) -> None:
+    session = ScriptedTranscriptionSession(["hello"])
+    stt = ScriptedSTTModel(sessions=[session])
+    voice = pipeline(stt, ScriptedVoiceWorkflow(["Hi."]), ScriptedTTSModel([[PCM]]), voice_config)
+    voice.config.stt_settings = STTModelSettings(turn_detection={"lock": threading.Lock()})
+
+    failed = await drain(await voice.run(StreamedAudioInput()))
+
+    assert failed.error is not None
+    assert (stt.session_calls, stt.created_sessions) == ((), ())
+    assert session.remaining_turns == 1
+    with pytest.raises(UnconsumedVoiceSteps) as caught:
+        stt.assert_complete()
+    assert caught.value.pending_steps == ("streamed_session",)
+
+
+@pytest.mark.asyncio
+async def test_scripted_text_is_a_plain_string_snapshot(drain: Any, voice_config: Any) -> None:
+    class Shouting(str):
+        def __str__(self) -> str:
+            return self.upper()
+
+    transcriptions: list[Any] = [Shouting("where is gate twelve")]
+    stt = ScriptedSTTModel(transcriptions)
+    transcriptions[0] = "replaced after building"
+    workflow = ScriptedVoiceWorkflow(["Down the hall."])
+
+    await drain(
+        await pipeline(stt, workflow, ScriptedTTSModel([[PCM]]), voice_config).run(
+            AudioInput(np.zeros(2, dtype=np.int16))
+        )
+    )
+
+    assert workflow.transcriptions == ("where is gate twelve",)
+    assert type(workflow.transcriptions[0]) is str
+
+
+@pytest.mark.asyncio
+async def test_changing_a_session_list_after_building_changes_nothing(
+    drain: Any, voice_config: Any
+) -> None:
+    turns = ["first turn"]
+    sessions: list[Any] = [turns]
+    stt = ScriptedSTTModel(sessions=sessions)
+    turns.append("added later")
+    sessions.append(["another session"])
+    workflow = ScriptedVoiceWorkflow(["Answer."])
+
+    outcome = await drain(
+        await pipeline(stt, workflow, ScriptedTTSModel([[PCM]]), voice_config).run(
+            StreamedAudioInput()
+        )
+    )
+
+    assert outcome.error is None
+    assert workflow.transcriptions == ("first turn",)
+    stt.assert_complete()

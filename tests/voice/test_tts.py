@@ -256,3 +256,76 @@ def test_an_invalid_chunk_inside_a_result_names_the_result_and_the_chunk() -> No
 
     assert (caught.value.reason, caught.value.input_index) == ("invalid_tts_result", 1)
     assert str(caught.value).startswith("result 2, chunk 2: an audio chunk must be bytes")
+
+
+@pytest.mark.parametrize("chunks", [5, None, 2.5, {b"a": b"b"}, {b"chunk"}], ids=repr)
+def test_a_tts_result_that_is_not_a_sequence_of_chunks_names_the_chunks_argument(
+    chunks: Any,
+) -> None:
+    with pytest.raises(InvalidVoiceStep) as caught:
+        TTSResult(chunks)
+
+    assert (caught.value.reason, caught.value.argument) == ("invalid_chunk", "chunks")
+    assert "TTSResult chunks must be a sequence of byte chunks" in str(caught.value)
+
+
+def test_a_released_memoryview_chunk_is_refused_when_built() -> None:
+    view = memoryview(bytearray(FIRST))
+    view.release()
+
+    with pytest.raises(InvalidVoiceStep) as caught:
+        TTSResult([FIRST, view])
+
+    assert (caught.value.reason, caught.value.input_index) == ("invalid_chunk", 1)
+
+
+@pytest.mark.asyncio
+async def test_chunks_of_bytes_subclasses_and_views_stream_as_plain_bytes(
+    drain: Any, voice_config: Any, silence: AudioInput
+) -> None:
+    class Tagged(bytes):
+        def __bytes__(self) -> bytes:
+            return b"substituted"
+
+    source = bytearray(SECOND)
+    tts = ScriptedTTSModel([[Tagged(FIRST), memoryview(source)]])
+    source[:] = b"\x00" * len(source)
+    workflow = ScriptedVoiceWorkflow("Hello there.")
+
+    outcome = await drain(await run_once(workflow, tts, voice_config()).run(silence))
+
+    assert outcome.audio == [FIRST, SECOND]
+
+
+@pytest.mark.asyncio
+async def test_changing_the_script_list_after_building_changes_nothing(
+    drain: Any, voice_config: Any, silence: AudioInput
+) -> None:
+    chunks = [FIRST]
+    results: list[Any] = [chunks]
+    tts = ScriptedTTSModel(results)
+    chunks.append(SECOND)
+    results.append([THIRD])
+
+    outcome = await drain(
+        await run_once(ScriptedVoiceWorkflow("Hello there."), tts, voice_config()).run(silence)
+    )
+
+    assert outcome.audio == [FIRST]
+    tts.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_an_unexpected_tts_call_has_a_short_numbered_message(
+    drain: Any, voice_config: Any, silence: AudioInput, fragment_splitter: Any
+) -> None:
+    workflow = ScriptedVoiceWorkflow([["The first sentence is here.", "The second one follows."]])
+    tts = ScriptedTTSModel([[FIRST]])
+
+    outcome = await drain(
+        await run_once(workflow, tts, voice_config(text_splitter=fragment_splitter)).run(silence)
+    )
+
+    assert isinstance(outcome.error, UnexpectedVoiceCall)
+    assert str(outcome.error) == "Unexpected TTS call #2: no scripted result left."
+    assert outcome.error.call == TTSCall("The second one follows.", tts.calls[1].settings)

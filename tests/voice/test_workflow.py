@@ -316,3 +316,110 @@ async def test_a_short_fragment_is_its_own_segment_where_the_sdk_speaks_short_se
         # Older pipelines drop a released segment shorter than 20 characters.
         assert spoken == ["Your flight to Lisbon is on time"]
     tts.assert_complete()
+
+
+class FailsOnce:
+    """A text splitter that fails the first time it runs, as a buggy splitter might."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, text: str) -> tuple[str, str]:
+        self.calls += 1
+        if self.calls == 1:
+            raise ValueError("splitter not ready")
+        return text, ""
+
+
+@pytest.mark.asyncio
+async def test_start_fragments_the_pipeline_stopped_reading_stay_reported(
+    drain: Any, voice_config: Any
+) -> None:
+    workflow = ScriptedVoiceWorkflow(
+        ["Here is the first answer."],
+        start=["Welcome to the travel desk,", " how can I help you today?"],
+    )
+    pipeline = VoicePipeline(
+        workflow=workflow,
+        stt_model=ScriptedSTTModel(sessions=[["first question"]]),
+        tts_model=ScriptedTTSModel([[PCM]]),
+        config=voice_config(text_splitter=FailsOnce()),
+    )
+
+    # The splitter fails on the first greeting fragment; the pipeline logs the failed
+    # on_start() and carries on with the session.
+    outcome = await drain(await pipeline.run(StreamedAudioInput()))
+
+    assert outcome.error is None
+    assert workflow.transcriptions == ("first question",)
+    with pytest.raises(UnconsumedVoiceSteps) as caught:
+        workflow.assert_complete()
+    assert caught.value.pending_steps == ("workflow_start",)
+    assert str(caught.value) == "1 unconsumed voice step: 1 workflow_start."
+    # The start was handed out once: asking again is unexpected, not a replay.
+    with pytest.raises(UnexpectedVoiceCall):
+        await texts(workflow.on_start())
+
+
+@pytest.mark.asyncio
+async def test_a_turn_read_only_in_part_stays_reported() -> None:
+    workflow = ScriptedVoiceWorkflow([["One", " two."], "Three."])
+
+    turn = workflow.run("first")
+    assert await turn.__anext__() == "One"
+
+    with pytest.raises(UnconsumedVoiceSteps) as caught:
+        workflow.assert_complete()
+    assert caught.value.pending_steps == ("workflow_turn", "workflow_turn")
+    assert await turn.__anext__() == " two."
+    with pytest.raises(UnconsumedVoiceSteps) as after:
+        workflow.assert_complete()
+    assert after.value.pending_steps == ("workflow_turn",)
+
+
+@pytest.mark.asyncio
+async def test_assert_complete_reports_an_unused_start_and_every_unused_turn(
+    drain: Any, voice_config: Any, silence: AudioInput
+) -> None:
+    workflow = ScriptedVoiceWorkflow(["One.", "Two.", "Three."], start="Welcome.")
+    pipeline = VoicePipeline(
+        workflow=workflow,
+        stt_model=ScriptedSTTModel("hi"),
+        tts_model=ScriptedTTSModel([[PCM]]),
+        config=voice_config(),
+    )
+
+    await drain(await pipeline.run(silence))
+
+    with pytest.raises(UnconsumedVoiceSteps) as caught:
+        workflow.assert_complete()
+    assert caught.value.pending_steps == ("workflow_start", "workflow_turn", "workflow_turn")
+    assert str(caught.value) == "3 unconsumed voice steps: 1 workflow_start, 2 workflow_turn."
+
+
+@pytest.mark.asyncio
+async def test_changing_the_turn_list_after_building_changes_nothing(
+    drain: Any, voice_config: Any, silence: AudioInput, fragment_splitter: Any
+) -> None:
+    fragments = ["Your flight is on time,", " gate twelve."]
+    turns: list[Any] = [fragments]
+    workflow = ScriptedVoiceWorkflow(turns, start=fragments)
+    fragments.append(" Changed later.")
+    turns.append("Another turn.")
+    tts = ScriptedTTSModel([[PCM]] * 2)
+    pipeline = VoicePipeline(
+        workflow=workflow,
+        stt_model=ScriptedSTTModel("status"),
+        tts_model=tts,
+        config=voice_config(text_splitter=fragment_splitter),
+    )
+
+    await drain(await pipeline.run(silence))
+
+    spoken = [call.text for call in tts.calls]
+    if compat.voice_speaks_short_segments():
+        assert spoken == ["Your flight is on time,", " gate twelve."]
+    else:
+        assert spoken == ["Your flight is on time,"]
+    assert await texts(workflow.on_start()) == ["Your flight is on time,", " gate twelve."]
+    workflow.assert_complete()

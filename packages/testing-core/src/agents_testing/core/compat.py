@@ -254,6 +254,7 @@ def sandbox_config_accepts_mapping() -> bool:
 __all__ += [
     "voice_config_accepts_mapping",
     "voice_ends_flushed_turns",
+    "voice_ends_silent_sessions",
     "voice_finalizes_intro_turn",
     "voice_reports_close_errors",
     "voice_speaks_short_segments",
@@ -272,6 +273,15 @@ def voice_ends_flushed_turns() -> bool:
     so a text splitter that flushes everything leaves the turn open.
     """
     return sdk_at_least(0, 17, 3)
+
+
+def voice_ends_silent_sessions() -> bool:
+    """Whether a streamed run that produced no text still ends its stream (0.20+).
+
+    Earlier releases start the audio dispatcher only with the first text, so a session
+    that yields no turn (and no greeting) leaves the result's ``stream()`` waiting.
+    """
+    return sdk_at_least(0, 20)
 
 
 def voice_speaks_short_segments() -> bool:

@@ -51,23 +51,17 @@ InvalidVoiceStepReason = Literal[
     "invalid_chunk",
     "invalid_workflow_result",
     "invalid_fragment",
+    "invalid_argument",
 ]
-"""Why a scripted voice step was rejected."""
+"""Why a scripted voice step (or a constructor argument) was rejected."""
 
-_WHAT: dict[str, str] = {
-    "static_transcription": "static transcription (STTModel.transcribe)",
-    "streamed_session": "streamed transcription session (STTModel.create_session)",
-    "tts": "text-to-speech call (TTSModel.run)",
-    "workflow_start": "workflow start (VoiceWorkflowBase.on_start)",
-    "workflow_turn": "workflow turn (VoiceWorkflowBase.run)",
-}
-
-_SCRIPT_ARGUMENT: dict[str, str] = {
-    "static_transcription": "ScriptedSTTModel(transcriptions=...)",
-    "streamed_session": "ScriptedSTTModel(sessions=...)",
-    "tts": "ScriptedTTSModel(results=...)",
-    "workflow_start": "ScriptedVoiceWorkflow(start=...)",
-    "workflow_turn": "ScriptedVoiceWorkflow(turns=...)",
+# "Unexpected <what> #N: no scripted <step> left." for each operation.
+_UNEXPECTED: dict[str, tuple[str, str]] = {
+    "static_transcription": ("STT transcription", "transcription"),
+    "streamed_session": ("STT session", "session"),
+    "tts": ("TTS call", "result"),
+    "workflow_start": ("workflow start", "start"),
+    "workflow_turn": ("workflow turn", "turn"),
 }
 
 
@@ -81,17 +75,34 @@ class VoiceScriptError(AgentsTestingError):
 
 
 class InvalidVoiceStep(VoiceScriptError, InvalidStepError):
-    """A scripted voice step was malformed and rejected before it was queued.
+    """A scripted voice step or constructor argument was malformed and rejected when built.
 
     ``reason`` says what was wrong; ``input_index`` is the 0-based position of the
-    offending value in the sequence the test passed; ``detail`` is the explanation.
+    offending value in the sequence the test passed (0 for a lone value);
+    ``argument`` names the constructor argument it was given as (``"transcriptions"``,
+    ``"chunks"``, ``"model_name"``, ...); ``detail`` is the explanation.
     """
 
-    def __init__(self, reason: InvalidVoiceStepReason, input_index: int, detail: str) -> None:
+    def __init__(
+        self,
+        reason: InvalidVoiceStepReason,
+        input_index: int,
+        detail: str,
+        argument: str | None = None,
+    ) -> None:
         self.reason = reason
         self.input_index = input_index
         self.detail = detail
-        super().__init__(f"{detail} (item {ordinal(input_index)}, reason {reason!r})")
+        self.argument = argument
+        where = (
+            f"{argument} item {ordinal(input_index)}"
+            if argument
+            else f"item {ordinal(input_index)}"
+        )
+        super().__init__(f"{detail} ({where}, reason {reason!r})")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.reason, self.input_index, self.detail, self.argument))
 
 
 class UnexpectedVoiceCall(VoiceScriptError, UnexpectedCallError):
@@ -100,24 +111,27 @@ class UnexpectedVoiceCall(VoiceScriptError, UnexpectedCallError):
     ``operation`` names what was asked for; ``call`` is the recorded call (an
     ``STTCall``, ``STTSessionCall``, ``TTSCall``, the transcription of a workflow turn,
     or ``None`` for a workflow start) and ``call_index`` its 0-based position among
-    the component's calls of that operation.
+    the component's calls of that operation. The message reads, for example,
+    ``"Unexpected TTS call #2: no scripted result left."``.
     """
 
     def __init__(self, operation: VoiceOperation, call: object = None, call_index: int = 0) -> None:
         self.operation = operation
         self.call = call
         self.call_index = call_index
-        super().__init__(
-            f"{_WHAT[operation]} number {ordinal(call_index)} has no scripted step left; "
-            f"add one more step to {_SCRIPT_ARGUMENT[operation]} or remove the call"
-        )
+        what, step = _UNEXPECTED[operation]
+        super().__init__(f"Unexpected {what} #{ordinal(call_index)}: no scripted {step} left.")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.operation, self.call, self.call_index))
 
 
 class UnconsumedVoiceSteps(VoiceScriptError, UnconsumedStepsError):
     """``assert_complete()`` found scripted voice steps that were never used.
 
     ``remaining_steps`` is how many are left; ``pending_steps`` says, in script order,
-    what each was scripted for.
+    what each was scripted for. The message counts them per kind, for example
+    ``"3 unconsumed voice steps: 2 tts, 1 session_turn."``.
     """
 
     remaining_steps: int
@@ -129,7 +143,5 @@ class UnconsumedVoiceSteps(VoiceScriptError, UnconsumedStepsError):
         for kind in pending_steps:
             counts[kind] = counts.get(kind, 0) + 1
         summary = ", ".join(f"{count} {kind}" for kind, count in counts.items())
-        super().__init__(
-            f"{self.remaining_steps} scripted voice step(s) were never used ({summary}); "
-            "remove them from the script or make the pipeline reach them"
-        )
+        noun = "step" if self.remaining_steps == 1 else "steps"
+        super().__init__(f"{self.remaining_steps} unconsumed voice {noun}: {summary}.")

@@ -30,7 +30,7 @@ class ScriptedTTSModelFactory(Protocol):
 
     def __call__(
         self,
-        results: Iterable[TTSResultSpec] | TTSResult | BaseException = (),
+        results: Iterable[TTSResultSpec] | TTSResult | Exception | type[Exception] = (),
         *,
         model_name: str = "scripted-tts",
     ) -> ScriptedTTSModel: ...
@@ -42,7 +42,7 @@ class ScriptedVoiceWorkflowFactory(Protocol):
 
     def __call__(
         self,
-        turns: Iterable[WorkflowResultSpec] | str | BaseException = (),
+        turns: Iterable[WorkflowResultSpec] | str | Exception | type[Exception] = (),
         *,
         start: WorkflowResultSpec | None = None,
     ) -> ScriptedVoiceWorkflow: ...

@@ -6,15 +6,27 @@ from collections.abc import AsyncIterator, Sequence
 
 from agents.voice import StreamedTranscriptionSession
 
-from agents_testing.core import StepScript
+from agents_testing.core import StepScript, compat
 
 from ._errors import InvalidVoiceStep, UnconsumedVoiceSteps, VoiceStepKind, steps_of
-from ._steps import as_sequence
+from ._steps import (
+    ScriptedError,
+    as_sequence,
+    describe,
+    is_scripted_error,
+    raised,
+    scripted_error,
+    text,
+)
 
 __all__ = ["ScriptedTranscriptionSession", "TranscriptionTurn"]
 
-TranscriptionTurn = str | BaseException
-"""One scripted turn: the transcribed text, or an exception the session raises instead."""
+TranscriptionTurn = str | Exception | type[Exception]
+"""One scripted turn: the transcribed text, or an exception the session raises instead.
+
+An exception is an ``Exception`` instance or an ``Exception`` class that can be created
+without arguments.
+"""
 
 
 class ScriptedTranscriptionSession(StreamedTranscriptionSession):
@@ -29,26 +41,15 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
         self,
         turns: Sequence[TranscriptionTurn] | TranscriptionTurn = (),
         *,
-        close_error: BaseException | None = None,
+        close_error: Exception | type[Exception] | None = None,
     ) -> None:
-        items = as_sequence(turns, (str,))
-        for index, turn in enumerate(items):
-            if not isinstance(turn, (str, BaseException)):
-                raise InvalidVoiceStep(
-                    "invalid_turn",
-                    index,
-                    "a transcription turn must be a string or an exception instance, "
-                    f"got {type(turn).__name__} {turn!r}",
-                )
-        if close_error is not None and not isinstance(close_error, BaseException):
-            raise InvalidVoiceStep(
-                "invalid_close_error",
-                0,
-                "close_error must be an exception instance or None, "
-                f"got {type(close_error).__name__} {close_error!r}",
-            )
-        self._turns: StepScript[TranscriptionTurn] = StepScript(items)  # type: ignore[arg-type]
-        self._close_error = close_error
+        items = [
+            _turn(turn, index) for index, turn in enumerate(as_sequence(turns, (str,), "turns"))
+        ]
+        if close_error is not None:
+            close_error = _close_error(close_error)
+        self._turns: StepScript[str | ScriptedError] = StepScript(items)
+        self._close_error: ScriptedError | None = close_error
         self._closed = False
         self._close_calls = 0
 
@@ -81,15 +82,14 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
             if type(turn) is not str:
                 if turn is None:
                     return
-                if isinstance(turn, BaseException):
-                    raise turn
+                raise raised(turn)  # type: ignore[arg-type]
             yield turn
 
     async def close(self) -> None:
         self._close_calls += 1
         self._closed = True
         if self._close_error is not None:
-            raise self._close_error
+            raise raised(self._close_error)
 
     def assert_complete(self) -> None:
         """Raise ``UnconsumedVoiceSteps`` when scripted turns were never yielded."""
@@ -99,3 +99,38 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
 
     def _pending_kinds(self) -> tuple[VoiceStepKind, ...]:
         return steps_of("session_turn", len(self._turns))
+
+
+def _turn(value: object, index: int) -> str | ScriptedError:
+    if isinstance(value, str):
+        return text(value)
+    if is_scripted_error(value):
+        return scripted_error(value, "invalid_turn", index, "turns")
+    raise InvalidVoiceStep(
+        "invalid_turn",
+        index,
+        "a transcription turn must be a string or an exception, got " + describe(value),
+        "turns",
+    )
+
+
+def _close_error(value: object) -> ScriptedError:
+    if not is_scripted_error(value):
+        raise InvalidVoiceStep(
+            "invalid_close_error",
+            0,
+            "close_error must be an exception or None, got " + describe(value),
+            "close_error",
+        )
+    error = scripted_error(value, "invalid_close_error", 0, "close_error")
+    if not compat.voice_reports_close_errors():
+        # These releases let a failing close() end the pipeline's task before it finishes
+        # the stream, so every run using this session would leave stream() waiting.
+        raise InvalidVoiceStep(
+            "invalid_close_error",
+            0,
+            "close_error needs openai-agents 0.20 or later: the installed VoicePipeline "
+            "does not report a failing close() and its result stream would never end",
+            "close_error",
+        )
+    return error

@@ -1,32 +1,126 @@
-"""Normalization shared by the voice doubles: lone values, text fragments, replay streams."""
+"""Normalization shared by the voice doubles: lone values, text, exceptions, replay streams."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence, Set
 from typing import Any, TypeVar
+
+from agents_testing.core import exception_problem, safe_repr
 
 from ._errors import InvalidVoiceStep, InvalidVoiceStepReason
 
-__all__ = ["as_sequence", "fail", "fragments", "replay"]
+__all__ = [
+    "ScriptedError",
+    "as_sequence",
+    "check_name",
+    "describe",
+    "fail",
+    "fragments",
+    "is_scripted_error",
+    "raised",
+    "replay",
+    "scripted_error",
+    "text",
+]
 
 T = TypeVar("T")
 
+ScriptedError = Exception | type[Exception]
+"""A validated scripted exception: an instance raised as it is, or a class created per raise."""
 
-def as_sequence(value: object, lone: tuple[type, ...]) -> list[object]:
+
+def describe(value: object) -> str:
+    """``"<type> <bounded repr>"`` of a user value, safe to put in any error message."""
+    return f"{type(value).__name__} {safe_repr(value)}"
+
+
+def as_sequence(value: object, lone: tuple[type, ...], argument: str) -> list[object]:
     """The items of ``value``, treating an instance of ``lone`` (or an exception) as one item.
 
     Bytes are always one item: iterating them would report integers, not the bytes the
-    test passed, in the error that rejects them.
+    test passed, in the error that rejects them. Mappings and sets are one item too, so
+    they are rejected instead of scripting their keys in no meaningful order. An
+    iterable that fails while it is read is reported as ``invalid_argument``.
     """
-    if isinstance(value, (*lone, BaseException, bytes, bytearray, memoryview)):
+    if isinstance(value, (*lone, BaseException, type, bytes, bytearray, memoryview, Mapping, Set)):
         return [value]
     if isinstance(value, Iterable):
-        return list(value)
+        try:
+            return list(value)
+        except Exception as error:
+            raise InvalidVoiceStep(
+                "invalid_argument",
+                0,
+                f"reading {argument} failed with {type(error).__name__}; pass a list",
+                argument,
+            ) from error
     return [value]
 
 
+def text(value: str) -> str:
+    """A plain ``str`` copy of ``value``, so a ``str`` subclass cannot change after scripting."""
+    # str.__str__ returns an exact str for subclasses without calling an overridden __str__.
+    return str.__str__(value)
+
+
+def check_name(value: object, argument: str) -> str:
+    """Validate a ``model_name``-like argument: it must be a string."""
+    if not isinstance(value, str):
+        raise InvalidVoiceStep(
+            "invalid_argument",
+            0,
+            f"{argument} must be a str, got {describe(value)}",
+            argument,
+        )
+    return text(value)
+
+
+def is_scripted_error(value: object) -> bool:
+    """Whether ``value`` is meant as a scripted exception (an instance or a class)."""
+    return isinstance(value, BaseException) or (
+        isinstance(value, type) and issubclass(value, BaseException)
+    )
+
+
+def scripted_error(
+    value: object, reason: InvalidVoiceStepReason, index: int, argument: str
+) -> ScriptedError:
+    """Validate a scripted exception and return it, or raise ``InvalidVoiceStep``.
+
+    Accepted: an ``Exception`` instance (raised as it is) or an ``Exception`` class that
+    can be created without arguments (created anew for each raise). A ``BaseException``
+    that is not an ``Exception`` is refused: the pipeline's background task handles only
+    ``Exception``, so such a value would end the task without telling ``stream()``,
+    which then waits forever. An exception whose ``str()`` fails is refused as well,
+    because the pipeline formats every error it reports.
+    """
+    problem = exception_problem(value)
+    if problem is None:
+        problem = _str_problem(value)
+    if problem is not None:
+        raise InvalidVoiceStep(reason, index, f"{argument}: {problem}", argument)
+    return value  # type: ignore[return-value]
+
+
+def _str_problem(value: object) -> str | None:
+    instance = value() if isinstance(value, type) else value
+    try:
+        str(instance)
+    except Exception as error:
+        return (
+            f"str() of the scripted {type(instance).__name__} fails with "
+            f"{type(error).__name__}; the pipeline formats the errors it reports"
+        )
+    return None
+
+
+def raised(error: ScriptedError) -> BaseException:
+    """The exception to raise for a scripted error (a fresh instance for a class)."""
+    return error() if isinstance(error, type) else error
+
+
 def fragments(
-    value: object, reason: InvalidVoiceStepReason, index: int, what: str
+    value: object, reason: InvalidVoiceStepReason, index: int, what: str, argument: str
 ) -> tuple[str, ...] | None:
     """Text fragments of one scripted result: a string is one, a sequence sets boundaries.
 
@@ -34,17 +128,26 @@ def fragments(
     exception step or an error).
     """
     if isinstance(value, str):
-        return (value,)
+        return (text(value),)
     if isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
-        parts = tuple(value)
+        try:
+            parts = tuple(value)
+        except Exception as error:
+            raise InvalidVoiceStep(
+                reason,
+                index,
+                f"reading the fragments of {what} failed with {type(error).__name__}",
+                argument,
+            ) from error
         for part in parts:
             if not isinstance(part, str):
                 raise InvalidVoiceStep(
                     reason,
                     index,
-                    f"{what} fragments must be strings, got {type(part).__name__} {part!r}",
+                    f"{what} fragments must be strings, got {describe(part)}",
+                    argument,
                 )
-        return parts
+        return tuple(text(part) for part in parts)
     return None
 
 
@@ -54,7 +157,7 @@ async def replay(items: Sequence[T]) -> AsyncIterator[T]:
         yield item
 
 
-async def fail(error: BaseException) -> AsyncIterator[Any]:
+async def fail(error: ScriptedError) -> AsyncIterator[Any]:
     """An async iterator that raises ``error`` when first advanced, as a failing stream does."""
-    raise error
+    raise raised(error)
     yield  # pragma: no cover - makes this an async generator

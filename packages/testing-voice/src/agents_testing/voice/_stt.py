@@ -19,14 +19,25 @@ from ._errors import (
 )
 from ._session import ScriptedTranscriptionSession, TranscriptionTurn
 from ._settings import settings_snapshot
-from ._steps import as_sequence
+from ._steps import (
+    ScriptedError,
+    as_sequence,
+    check_name,
+    describe,
+    is_scripted_error,
+    raised,
+    scripted_error,
+    text,
+)
 
 __all__ = ["STTCall", "STTSessionCall", "ScriptedSTTModel", "SessionSpec", "TranscriptionSpec"]
 
-TranscriptionSpec = str | BaseException
+TranscriptionSpec = str | Exception | type[Exception]
 """One static transcription: the text, or an exception ``transcribe`` raises instead."""
 
-SessionSpec = ScriptedTranscriptionSession | Sequence[TranscriptionTurn] | BaseException | str
+SessionSpec = (
+    ScriptedTranscriptionSession | Sequence[TranscriptionTurn] | Exception | type[Exception] | str
+)
 """One streamed session: a session, its turns, a single turn, or an exception to raise."""
 
 
@@ -69,22 +80,18 @@ class ScriptedSTTModel(STTModel):
         sessions: Iterable[SessionSpec] | SessionSpec = (),
         model_name: str = "scripted-stt",
     ) -> None:
-        static = as_sequence(transcriptions, (str,))
-        for index, item in enumerate(static):
-            if not isinstance(item, (str, BaseException)):
-                raise InvalidVoiceStep(
-                    "invalid_transcription",
-                    index,
-                    "a static transcription must be a string or an exception instance, "
-                    f"got {type(item).__name__} {item!r}",
-                )
+        static = [
+            _transcription(item, index)
+            for index, item in enumerate(as_sequence(transcriptions, (str,), "transcriptions"))
+        ]
+        lone = (str, ScriptedTranscriptionSession)
         streamed = [
             _session(item, index)
-            for index, item in enumerate(as_sequence(sessions, (str, ScriptedTranscriptionSession)))
+            for index, item in enumerate(as_sequence(sessions, lone, "sessions"))
         ]
-        self._model_name = model_name
-        self._transcriptions: StepScript[TranscriptionSpec] = StepScript(static)  # type: ignore[arg-type]
-        self._sessions: StepScript[ScriptedTranscriptionSession | BaseException] = StepScript(
+        self._model_name = check_name(model_name, "model_name")
+        self._transcriptions: StepScript[str | ScriptedError] = StepScript(static)
+        self._sessions: StepScript[ScriptedTranscriptionSession | ScriptedError] = StepScript(
             streamed
         )
         self._calls: list[STTCall] = []
@@ -127,9 +134,9 @@ class ScriptedSTTModel(STTModel):
         step = self._transcriptions.take()
         if step is None:
             raise UnexpectedVoiceCall("static_transcription", _copy(call), len(self._calls) - 1)
-        if isinstance(step, BaseException):
-            raise step
-        return step
+        if isinstance(step, str):
+            return step
+        raise raised(step)
 
     async def create_session(
         self,
@@ -148,8 +155,8 @@ class ScriptedSTTModel(STTModel):
         step = self._sessions.take()
         if step is None:
             raise UnexpectedVoiceCall("streamed_session", _copy(call), len(self._session_calls) - 1)
-        if isinstance(step, BaseException):
-            raise step
+        if not isinstance(step, ScriptedTranscriptionSession):
+            raise raised(step)
         self._created.append(step)
         return step
 
@@ -177,9 +184,25 @@ def _copy(call: _Call) -> _Call:
     return dataclasses.replace(call, settings=settings_snapshot(call.settings))
 
 
-def _session(item: object, index: int) -> ScriptedTranscriptionSession | BaseException:
-    if isinstance(item, (ScriptedTranscriptionSession, BaseException)):
+def _transcription(item: object, index: int) -> str | ScriptedError:
+    if isinstance(item, str):
+        return text(item)
+    if is_scripted_error(item):
+        return scripted_error(item, "invalid_transcription", index, "transcriptions")
+    raise InvalidVoiceStep(
+        "invalid_transcription",
+        index,
+        "a static transcription must be a string or an exception, got " + describe(item),
+        "transcriptions",
+    )
+
+
+def _session(item: object, index: int) -> ScriptedTranscriptionSession | ScriptedError:
+    if isinstance(item, ScriptedTranscriptionSession):
+        # The test keeps this object to inspect it, so it stays the live session.
         return item
+    if is_scripted_error(item):
+        return scripted_error(item, "invalid_session", index, "sessions")
     if isinstance(item, str):
         return ScriptedTranscriptionSession([item])
     if isinstance(item, Sequence) and not isinstance(item, (bytes, bytearray)):
@@ -190,10 +213,12 @@ def _session(item: object, index: int) -> ScriptedTranscriptionSession | BaseExc
                 "invalid_session",
                 index,
                 f"session {index + 1}, turn {ordinal(error.input_index)}: {error.detail}",
+                "sessions",
             ) from error
     raise InvalidVoiceStep(
         "invalid_session",
         index,
         "a session must be a ScriptedTranscriptionSession, a sequence of turns, a string "
-        f"or an exception instance, got {type(item).__name__} {item!r}",
+        "or an exception, got " + describe(item),
+        "sessions",
     )

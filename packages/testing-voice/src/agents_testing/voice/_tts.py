@@ -2,22 +2,36 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 
 from agents.voice import TTSModel, TTSModelSettings
 
-from agents_testing.core import StepScript, ordinal
+from agents_testing.core import StepScript, ordinal, safe_repr
 
 from ._errors import InvalidVoiceStep, UnconsumedVoiceSteps, UnexpectedVoiceCall, steps_of
 from ._settings import settings_snapshot
-from ._steps import as_sequence, fail, replay
+from ._steps import (
+    ScriptedError,
+    as_sequence,
+    check_name,
+    describe,
+    fail,
+    is_scripted_error,
+    replay,
+    scripted_error,
+)
 
 __all__ = ["TTSCall", "TTSResult", "TTSResultSpec", "ScriptedTTSModel"]
 
 
 class TTSResult:
-    """The audio of one TTS call: the byte chunks ``TTSModel.run`` streams, in order."""
+    """The audio of one TTS call: the byte chunks ``TTSModel.run`` streams, in order.
+
+    ``chunks`` is an iterable of ``bytes``, ``bytearray`` or ``memoryview`` values; they
+    are copied when the result is built. Anything else is an ``InvalidVoiceStep``
+    naming the ``chunks`` argument.
+    """
 
     __slots__ = ("_chunks",)
 
@@ -27,17 +41,25 @@ class TTSResult:
                 "invalid_chunk",
                 0,
                 "TTSResult takes a sequence of byte chunks; wrap a single chunk in a list",
+                "chunks",
             )
-        snapshot: list[bytes] = []
-        for index, chunk in enumerate(chunks):
-            if not isinstance(chunk, (bytes, bytearray, memoryview)):
-                raise InvalidVoiceStep(
-                    "invalid_chunk",
-                    index,
-                    f"an audio chunk must be bytes, got {type(chunk).__name__} {chunk!r}",
-                )
-            snapshot.append(bytes(chunk))
-        self._chunks = tuple(snapshot)
+        if not isinstance(chunks, Iterable) or isinstance(chunks, (Mapping, Set)):
+            raise InvalidVoiceStep(
+                "invalid_chunk",
+                0,
+                f"TTSResult chunks must be a sequence of byte chunks, got {describe(chunks)}",
+                "chunks",
+            )
+        try:
+            items = list(chunks)
+        except Exception as error:
+            raise InvalidVoiceStep(
+                "invalid_chunk",
+                0,
+                f"reading the TTSResult chunks failed with {type(error).__name__}; pass a list",
+                "chunks",
+            ) from error
+        self._chunks = tuple(_chunk(chunk, index) for index, chunk in enumerate(items))
 
     @property
     def chunks(self) -> tuple[bytes, ...]:
@@ -51,10 +73,30 @@ class TTSResult:
         return hash(self._chunks)
 
     def __repr__(self) -> str:
-        return f"TTSResult({list(self._chunks)!r})"
+        return f"TTSResult({safe_repr(list(self._chunks), 200)})"
 
 
-TTSResultSpec = TTSResult | Sequence[bytes] | BaseException
+def _chunk(chunk: object, index: int) -> bytes:
+    if not isinstance(chunk, (bytes, bytearray, memoryview)):
+        raise InvalidVoiceStep(
+            "invalid_chunk",
+            index,
+            f"an audio chunk must be bytes, got {describe(chunk)}",
+            "chunks",
+        )
+    try:
+        # Through memoryview, so a bytes subclass cannot substitute its own __bytes__.
+        return memoryview(chunk).tobytes()
+    except ValueError as error:  # a released memoryview
+        raise InvalidVoiceStep(
+            "invalid_chunk",
+            index,
+            f"an audio chunk cannot be read ({safe_repr(str(error), 80)})",
+            "chunks",
+        ) from error
+
+
+TTSResultSpec = TTSResult | Sequence[bytes] | Exception | type[Exception]
 """One scripted TTS call: a ``TTSResult``, a sequence of byte chunks, or an exception."""
 
 
@@ -76,14 +118,14 @@ class ScriptedTTSModel(TTSModel):
 
     def __init__(
         self,
-        results: Iterable[TTSResultSpec] | TTSResult | BaseException = (),
+        results: Iterable[TTSResultSpec] | TTSResult | Exception | type[Exception] = (),
         *,
         model_name: str = "scripted-tts",
     ) -> None:
-        items = as_sequence(results, (TTSResult, str))
+        items = as_sequence(results, (TTSResult, str), "results")
         steps = [_result(item, index) for index, item in enumerate(items)]
-        self._model_name = model_name
-        self._results: StepScript[TTSResult | BaseException] = StepScript(steps)
+        self._model_name = check_name(model_name, "model_name")
+        self._results: StepScript[TTSResult | ScriptedError] = StepScript(steps)
         self._calls: list[TTSCall] = []
 
     @property
@@ -114,15 +156,18 @@ class ScriptedTTSModel(TTSModel):
             raise UnconsumedVoiceSteps(steps_of("tts", len(self._results)))
 
 
-def _result(item: object, index: int) -> TTSResult | BaseException:
-    if isinstance(item, (TTSResult, BaseException)):
+def _result(item: object, index: int) -> TTSResult | ScriptedError:
+    if isinstance(item, TTSResult):
         return item
+    if is_scripted_error(item):
+        return scripted_error(item, "invalid_tts_result", index, "results")
     if isinstance(item, (bytes, bytearray, memoryview, str)):
         raise InvalidVoiceStep(
             "invalid_tts_result",
             index,
             f"a TTS result must be a TTSResult, a sequence of byte chunks or an exception, "
             f"got {type(item).__name__}; wrap a single chunk as TTSResult([chunk])",
+            "results",
         )
     if isinstance(item, Sequence):
         try:
@@ -132,10 +177,12 @@ def _result(item: object, index: int) -> TTSResult | BaseException:
                 "invalid_tts_result",
                 index,
                 f"result {index + 1}, chunk {ordinal(error.input_index)}: {error.detail}",
+                "results",
             ) from error
     raise InvalidVoiceStep(
         "invalid_tts_result",
         index,
         "a TTS result must be a TTSResult, a sequence of byte chunks or an exception, "
-        f"got {type(item).__name__} {item!r}",
+        "got " + describe(item),
+        "results",
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import AsyncIterator, Iterable, Sequence
 
 from agents.voice import VoiceWorkflowBase
@@ -15,12 +16,38 @@ from ._errors import (
     VoiceStepKind,
     steps_of,
 )
-from ._steps import as_sequence, fail, fragments, replay
+from ._steps import (
+    ScriptedError,
+    as_sequence,
+    describe,
+    fail,
+    fragments,
+    is_scripted_error,
+    scripted_error,
+)
 
 __all__ = ["ScriptedVoiceWorkflow", "WorkflowResultSpec"]
 
-WorkflowResultSpec = str | Sequence[str] | BaseException
+WorkflowResultSpec = str | Sequence[str] | Exception | type[Exception]
 """One scripted result: one fragment, fragments with explicit boundaries, or an exception."""
+
+
+class _Fragments:
+    """The fragments of one scripted result, handed out one at a time.
+
+    A result counts as consumed only once every fragment has been yielded, so a
+    consumer that stops early (a failing pipeline step) leaves it reportable.
+    """
+
+    __slots__ = ("left",)
+
+    def __init__(self, parts: tuple[str, ...]) -> None:
+        self.left = deque(parts)
+
+    async def stream(self) -> AsyncIterator[str]:
+        left = self.left
+        while left:
+            yield left.popleft()
 
 
 class ScriptedVoiceWorkflow(VoiceWorkflowBase):
@@ -29,26 +56,31 @@ class ScriptedVoiceWorkflow(VoiceWorkflowBase):
     Each ``run(transcription)`` records the transcription and consumes one turn; a
     string is one fragment and a sequence of strings sets the fragment boundaries the
     pipeline sees before text splitting and TTS. ``start``, when given, is consumed by
-    the first ``on_start()``; without it ``on_start()`` yields nothing, as the base
-    class does. Apart from the constructor, :meth:`assert_complete` and
-    ``transcriptions``, every method is the ``VoiceWorkflowBase`` interface.
+    the first ``on_start()`` (a later call is an ``UnexpectedVoiceCall``); without it
+    ``on_start()`` yields nothing, as the base class does. A start or turn whose
+    fragments were not all yielded stays pending for :meth:`assert_complete`. Apart
+    from the constructor, :meth:`assert_complete` and ``transcriptions``, every method
+    is the ``VoiceWorkflowBase`` interface.
     """
 
     def __init__(
         self,
-        turns: Iterable[WorkflowResultSpec] | str | BaseException = (),
+        turns: Iterable[WorkflowResultSpec] | str | Exception | type[Exception] = (),
         *,
         start: WorkflowResultSpec | None = None,
     ) -> None:
         results = [
-            _result(item, index, "turn") for index, item in enumerate(as_sequence(turns, (str,)))
+            _result(item, index, "turn", "turns")
+            for index, item in enumerate(as_sequence(turns, (str,), "turns"))
         ]
-        self._turns: StepScript[tuple[str, ...] | BaseException] = StepScript(results)
-        self._start: StepScript[tuple[str, ...] | BaseException] = StepScript(
-            [] if start is None else [_result(start, 0, "start")]
+        self._turns: StepScript[tuple[str, ...] | ScriptedError] = StepScript(results)
+        self._start: StepScript[tuple[str, ...] | ScriptedError] = StepScript(
+            [] if start is None else [_result(start, 0, "start", "start")]
         )
         self._scripted_start = start is not None
         self._start_calls = 0
+        self._started: _Fragments | None = None
+        self._handed_out: list[_Fragments] = []
         self._transcriptions: list[str] = []
 
     @property
@@ -60,41 +92,56 @@ class ScriptedVoiceWorkflow(VoiceWorkflowBase):
         self._transcriptions.append(transcription)
         step = self._turns.take()
         if isinstance(step, tuple):
-            return replay(step)
+            result = _Fragments(step)
+            self._handed_out.append(result)
+            return result.stream()
         if step is None:
-            step = UnexpectedVoiceCall(
-                "workflow_turn", transcription, len(self._transcriptions) - 1
+            return fail(
+                UnexpectedVoiceCall("workflow_turn", transcription, len(self._transcriptions) - 1)
             )
         return fail(step)
 
     def on_start(self) -> AsyncIterator[str]:
         self._start_calls += 1
         if not self._scripted_start:
-            return replay(())
+            return _nothing()
         step = self._start.take()
         if isinstance(step, tuple):
-            return replay(step)
+            self._started = _Fragments(step)
+            return self._started.stream()
         if step is None:
-            step = UnexpectedVoiceCall("workflow_start", None, self._start_calls - 1)
+            return fail(UnexpectedVoiceCall("workflow_start", None, self._start_calls - 1))
         return fail(step)
 
     def assert_complete(self) -> None:
-        """Raise ``UnconsumedVoiceSteps`` for an unused start or unused turns."""
-        pending: tuple[VoiceStepKind, ...] = steps_of("workflow_start", len(self._start))
-        pending += steps_of("workflow_turn", len(self._turns))
+        """Raise ``UnconsumedVoiceSteps`` for an unused start or unused turns.
+
+        A start or turn the pipeline asked for but stopped reading before its last
+        fragment counts as unused too.
+        """
+        started = self._started is not None and bool(self._started.left)
+        pending: tuple[VoiceStepKind, ...] = steps_of("workflow_start", len(self._start) + started)
+        partial = sum(1 for result in self._handed_out if result.left)
+        pending += steps_of("workflow_turn", partial + len(self._turns))
         if pending:
             raise UnconsumedVoiceSteps(pending)
 
 
-def _result(item: object, index: int, what: str) -> tuple[str, ...] | BaseException:
-    if isinstance(item, BaseException):
-        return item
-    parts = fragments(item, "invalid_fragment", index, f"workflow {what} {index + 1}")
+async def _nothing() -> AsyncIterator[str]:
+    return
+    yield  # pragma: no cover - makes this an async generator
+
+
+def _result(item: object, index: int, what: str, argument: str) -> tuple[str, ...] | ScriptedError:
+    if is_scripted_error(item):
+        return scripted_error(item, "invalid_workflow_result", index, argument)
+    parts = fragments(item, "invalid_fragment", index, f"workflow {what} {index + 1}", argument)
     if parts is None:
         raise InvalidVoiceStep(
             "invalid_workflow_result",
             index,
-            f"a workflow {what} must be a string, a sequence of strings or an exception "
-            f"instance, got {type(item).__name__} {item!r}",
+            f"a workflow {what} must be a string, a sequence of strings or an exception, "
+            "got " + describe(item),
+            argument,
         )
     return parts
