@@ -8,7 +8,7 @@ searches much wider.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, cast
 
 from agents import Agent, ModelBehaviorError, ModelResponse, RunConfig, Runner, Usage
 from agents.testing import (
@@ -25,6 +25,8 @@ from hypothesis import strategies as st
 from openai.types.responses import (
     Response,
     ResponseCompletedEvent,
+    ResponseOutputMessage,
+    ResponseOutputText,
     ResponseReasoningItem,
     ResponseTextDeltaEvent,
 )
@@ -34,6 +36,14 @@ from agents_testing.model import InvalidModelArgument
 
 RUN_TIMEOUT = 10.0
 """Seconds after which a generated run counts as hung."""
+
+
+def _first_text(item: object) -> ResponseOutputText:
+    """The first text part of an output message, narrowed for the type checker."""
+    assert isinstance(item, ResponseOutputMessage)
+    part = item.content[0]
+    assert isinstance(part, ResponseOutputText)
+    return part
 
 
 class Hostile:
@@ -328,7 +338,7 @@ def test_changing_scripted_values_after_queuing_changes_no_response(
     model = ScriptedModel([{"output": messages, "usage": usage, "raw_usage": raw}])
 
     for message in messages:
-        message.content[0].text = replacement  # type: ignore[union-attr]
+        _first_text(message).text = replacement
     messages.append(assistant_message(replacement))
     usage.input_tokens = tokens + 1
     raw["tokens"].append(0)
@@ -336,7 +346,8 @@ def test_changing_scripted_values_after_queuing_changes_no_response(
         model.assert_complete()
     except UnconsumedModelSteps as unconsumed:
         pending = unconsumed.pending_steps[0]
-        pending.output[0].content[0].text = replacement  # type: ignore[union-attr]
+        assert isinstance(pending, ModelStep)
+        _first_text(pending.output[0]).text = replacement
         assert pending.usage is not None
         pending.usage.input_tokens = -1
 
@@ -352,7 +363,7 @@ def test_changing_scripted_values_after_queuing_changes_no_response(
 
     response = asyncio.run(asyncio.wait_for(run(), timeout=RUN_TIMEOUT))
 
-    assert [item.content[0].text for item in response.output] == texts  # type: ignore[union-attr]
+    assert [_first_text(item).text for item in response.output] == texts
     assert response.usage.input_tokens == tokens
 
 
@@ -398,9 +409,9 @@ def test_recorded_input_keeps_value_and_type_and_later_edits_change_nothing(
     recorded_types = [type(value) for item in recorded for value in item.values()]
 
     sent[0]["content"] = "changed"
-    recorded[0]["content"] = "changed too"
+    cast("dict[str, Any]", recorded[0])["content"] = "changed too"
 
     again = model.calls[0].input
     assert isinstance(again, list)
-    assert again[0]["content"] == "first"
+    assert cast("dict[str, Any]", again[0])["content"] == "first"
     assert [type(value) for item in again for value in item.values()] == recorded_types
