@@ -122,9 +122,12 @@ async def drain_bounded(result: StreamedAudioResult) -> tuple[Outcome, bool]:
             outcome.error = error
 
     task = asyncio.ensure_future(consume())
-    timer = asyncio.get_running_loop().call_later(
-        HANG_BOUND, lambda: (stopped.append(True), task.cancel())
-    )
+
+    def stop() -> None:
+        stopped.append(True)
+        task.cancel()
+
+    timer = asyncio.get_running_loop().call_later(HANG_BOUND, stop)
     try:
         await asyncio.wait_for(asyncio.shield(task), HANG_BOUND * 2)
     except (asyncio.CancelledError, asyncio.TimeoutError):

@@ -264,9 +264,9 @@ def test_changing_the_script_after_building_changes_no_run(
     heard: list[str],
     mutation: str,
 ) -> None:
-    audio = [[bytearray(chunk) for chunk in result] for result in audio]
+    buffers = [[bytearray(chunk) for chunk in result] for result in audio]
     turns = copy.deepcopy(spoken) * len(heard)
-    results = copy.deepcopy(audio) * (len(heard) * 4)
+    results: list[Any] = copy.deepcopy(buffers) * (len(heard) * 4)
     pristine = (
         ScriptedSTTModel(sessions=[copy.deepcopy(heard)]),
         ScriptedVoiceWorkflow(copy.deepcopy(turns)),
@@ -278,9 +278,10 @@ def test_changing_the_script_after_building_changes_no_run(
         ScriptedVoiceWorkflow(turns),
         ScriptedTTSModel(results),
     )
-    for script in (heard, *turns, turns, sessions, results, *results):
+    scripts: tuple[list[Any], ...] = (heard, *turns, turns, sessions, results, *results)
+    for script in scripts:
         _mutate(script, mutation)
-    for result in audio:
+    for result in buffers:
         for chunk in result:
             chunk[:] = b"\xff" * (len(chunk) + 1)
 
@@ -349,6 +350,6 @@ def test_history_keeps_exact_values_and_types_whatever_changes_later(
     assert workflow.transcriptions == (heard,)
     # What the accessors hand out is a copy: changing it changes nothing recorded.
     call.input.buffer[:] = 1
-    spoken.settings.voice["added"] = True  # type: ignore[index]
+    spoken.settings.voice["added"] = True  # type: ignore[typeddict-unknown-key]
     assert stt.calls[0].input.buffer.tolist() == buffer
     assert tts.calls[0].settings.voice == voice

@@ -212,12 +212,12 @@ def test_error_messages_survive_any_value_and_stay_short(build: Any, bad: object
 
 def test_a_keyboard_interrupt_from_a_repr_is_not_swallowed() -> None:
     with pytest.raises(KeyboardInterrupt):
-        ScriptedSTTModel([InterruptingRepr()])
+        ScriptedSTTModel([InterruptingRepr()])  # type: ignore[list-item]
 
 
 def test_a_keyboard_interrupt_while_reading_the_script_propagates() -> None:
     with pytest.raises(KeyboardInterrupt):
-        ScriptedSTTModel(InterruptedIterable())  # type: ignore[arg-type]
+        ScriptedSTTModel(InterruptedIterable())
 
 
 def test_an_iterable_that_fails_while_read_is_an_invalid_argument() -> None:
@@ -245,9 +245,9 @@ def test_a_model_name_that_is_not_a_string_names_the_argument_and_the_type(build
 @pytest.mark.parametrize(
     "build",
     [
-        lambda: ScriptedSTTModel({"hello": "there"}),  # type: ignore[arg-type]
-        lambda: ScriptedSTTModel(sessions={"one", "two"}),  # type: ignore[arg-type]
-        lambda: ScriptedVoiceWorkflow({"Hello.": 1}),  # type: ignore[arg-type]
+        lambda: ScriptedSTTModel({"hello": "there"}),
+        lambda: ScriptedSTTModel(sessions={"one", "two"}),
+        lambda: ScriptedVoiceWorkflow({"Hello.": 1}),
         lambda: ScriptedTranscriptionSession(frozenset({"hi"})),  # type: ignore[arg-type]
     ],
 )

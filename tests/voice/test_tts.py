@@ -288,7 +288,7 @@ async def test_chunks_of_bytes_subclasses_and_views_stream_as_plain_bytes(
             return b"substituted"
 
     source = bytearray(SECOND)
-    tts = ScriptedTTSModel([[Tagged(FIRST), memoryview(source)]])
+    tts = ScriptedTTSModel([[Tagged(FIRST), memoryview(source)]])  # type: ignore[list-item]
     source[:] = b"\x00" * len(source)
     workflow = ScriptedVoiceWorkflow("Hello there.")
 
