@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from agents import (
@@ -21,6 +21,7 @@ from agents import (
     function_tool,
     retry_policies,
 )
+from agents.items import TResponseInputItem
 from agents.models.openai_chatcompletions import OpenAIChatCompletionsModel
 from agents.models.openai_responses import OpenAIResponsesModel
 from agents.result import RunResult, RunResultStreaming
@@ -364,7 +365,7 @@ async def test_an_earlier_item_changed_in_a_later_call_fails_replay_naming_it(
         seen["calls"] += 1
         items = list(data.model_data.input)
         if seen["calls"] == 3:
-            items[0] = {**items[0], "content": "A flight to Rome?"}
+            items[0] = cast("TResponseInputItem", {**items[0], "content": "A flight to Rome?"})
         return ModelInputData(input=items, instructions=data.model_data.instructions)
 
     with pytest.raises(ModelRequestMismatch) as caught:

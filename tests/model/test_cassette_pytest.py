@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 import pytest
 
@@ -43,7 +44,10 @@ async def test_weather(model_cassette):
 
 @pytest.fixture
 def server() -> Iterator[OpenAIServer]:
-    turns = [tool_call("weather", '{"city": "Paris"}', "call_1"), message("Sunny in Paris.")]
+    turns: list[Mapping[str, Any]] = [
+        tool_call("weather", '{"city": "Paris"}', "call_1"),
+        message("Sunny in Paris."),
+    ]
     with OpenAIServer(turns * 2) as running:
         yield running
 

@@ -69,7 +69,7 @@ async def test_a_responder_whose_shape_shows_only_when_called_fails_with_our_err
 ) -> None:
     # A builtin without a signature: it can only be found out by calling it.
     responder = getattr
-    model = ScriptedModel([ModelStep.respond(responder)])
+    model = ScriptedModel([ModelStep.respond(responder)])  # type: ignore[arg-type]
 
     with pytest.raises(InvalidModelStep) as raised:
         await run(Agent(name="Assistant", model=model), "Hi", streamed=streamed)
@@ -225,7 +225,7 @@ async def test_a_cancelled_streamed_run_closes_the_factory_stream(run: Any) -> N
 
 @pytest.mark.asyncio
 async def test_a_factory_returning_something_else_fails_with_our_error(run: Any) -> None:
-    model = ScriptedModel([ModelStep.stream(lambda call: 42)])
+    model = ScriptedModel([ModelStep.stream(lambda call: 42)])  # type: ignore[arg-type, return-value]
 
     with pytest.raises(InvalidModelStep) as raised:
         await run(Agent(name="Assistant", model=model), "Hi", streamed=True)

@@ -18,6 +18,7 @@ from agents.testing import (
     assistant_message,
     function_call,
 )
+from openai.types.responses import ResponseOutputMessage, ResponseOutputText
 
 from agents_testing.model import InvalidModelArgument
 
@@ -553,6 +554,7 @@ def test_a_usage_in_a_step_is_copied_when_queued() -> None:
     with pytest.raises(UnconsumedModelSteps) as raised:
         model.assert_complete()
     pending = raised.value.pending_steps[0]
+    assert isinstance(pending, ModelStep)
     assert pending.usage is not None
     assert pending.usage.input_tokens == 5
 
@@ -570,9 +572,14 @@ async def test_pending_steps_are_copies_that_change_nothing_queued(run: Any) -> 
     with pytest.raises(UnconsumedModelSteps) as raised:
         model.assert_complete()
     pending = raised.value.pending_steps[0]
+    assert isinstance(pending, ModelStep)
     assert pending.usage is not None
     pending.usage.input_tokens = 999
-    pending.output[0].content[0].text = "changed"  # type: ignore[union-attr]
+    pending_message = pending.output[0]
+    assert isinstance(pending_message, ResponseOutputMessage)
+    pending_text = pending_message.content[0]
+    assert isinstance(pending_text, ResponseOutputText)
+    pending_text.text = "changed"
 
     result = await run(Agent(name="Assistant", model=model), "Hi", streamed=False)
 

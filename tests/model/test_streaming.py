@@ -24,6 +24,8 @@ from openai.types.responses import (
     ResponseCreatedEvent,
     ResponseFunctionWebSearch,
     ResponseOutputItemDoneEvent,
+    ResponseOutputMessage,
+    ResponseOutputText,
     ResponseReasoningItem,
     ResponseTextDeltaEvent,
 )
@@ -453,13 +455,18 @@ async def test_strict_stream_events_are_frozen_when_queued(run: Any) -> None:
     model = ScriptedModel([ModelStep.stream(events)])
 
     created.response.id = "changed afterwards"
-    completed.response.output[0].content[0].text = "changed afterwards"  # type: ignore[union-attr]
+    scripted_message = completed.response.output[0]
+    assert isinstance(scripted_message, ResponseOutputMessage)
+    scripted_text = scripted_message.content[0]
+    assert isinstance(scripted_text, ResponseOutputText)
+    scripted_text.text = "changed afterwards"
     events.append(created)
 
     result = await run(Agent(name="Assistant", model=model), "Hi", streamed=True)
 
     sent = [event.data for event in result.events if isinstance(event, RawResponsesStreamEvent)]
     assert [event.type for event in sent] == ["response.created", "response.completed"]
+    assert isinstance(sent[0], ResponseCreatedEvent)
     assert sent[0].response.id == "resp_strict"
     assert result.final_output == "Frozen."
 
@@ -484,7 +491,7 @@ def _strict_created() -> ResponseCreatedEvent:
 
 def test_an_output_item_given_as_a_stream_event_is_rejected() -> None:
     with pytest.raises(InvalidModelStep) as raised:
-        ScriptedModel([ModelStep.stream([assistant_message("not an event")])])
+        ScriptedModel([ModelStep.stream([assistant_message("not an event")])])  # type: ignore[list-item]
 
     assert raised.value.reason == "invalid_stream_events"
     assert "stream event 1 is ResponseOutputMessage" in str(raised.value)

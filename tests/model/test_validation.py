@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -134,9 +135,9 @@ def test_messages_survive_values_whose_repr_raises() -> None:
 
     for bad in (Hostile(), [Hostile()], {"output": Hostile()}, {Hostile(): 1}):
         with pytest.raises(InvalidModelStep):
-            ScriptedModel([bad])
+            ScriptedModel([bad])  # type: ignore[list-item]
     with pytest.raises(InvalidModelStep) as raised:
-        ScriptedModel([[10**5000]])
+        ScriptedModel([[10**5000]])  # type: ignore[list-item]
     assert len(str(raised.value)) < 400
 
 
@@ -169,15 +170,18 @@ async def test_an_apply_patch_call_given_as_a_dict_reaches_the_editor(
         "operation": {"type": "create_file", "path": "notes.txt", "diff": "+hello\n"},
     }
     editor = RecordingEditor()
-    model = ScriptedModel([[patch], [assistant_message("Created notes.txt.")]])
+    # Output items may be given as dicts; the declared item type names only the models.
+    model = ScriptedModel([[patch], [assistant_message("Created notes.txt.")]])  # type: ignore[list-item]
     agent = Agent(name="Editor", model=model, tools=[ApplyPatchTool(editor=editor)])
 
     result = await run(agent, "Create notes", streamed=streamed)
 
     assert result.final_output == "Created notes.txt."
     assert [(op.type, op.path) for op in editor.operations] == [("create_file", "notes.txt")]
-    outputs = [
-        item for item in model.calls[1].input if item.get("type") == "apply_patch_call_output"
+    sent_input = model.calls[1].input
+    assert isinstance(sent_input, list)
+    outputs: list[Mapping[str, Any]] = [
+        item for item in sent_input if item.get("type") == "apply_patch_call_output"
     ]
     assert [item["call_id"] for item in outputs] == ["patch_1"]
     if streamed:
@@ -200,7 +204,7 @@ async def test_a_message_given_as_a_dict_answers_the_call(run: Any, streamed: bo
         "status": "completed",
         "content": [{"type": "output_text", "text": "From a dict.", "annotations": []}],
     }
-    model = ScriptedModel([[message]])
+    model = ScriptedModel([[message]])  # type: ignore[list-item]
 
     result = await run(Agent(name="Assistant", model=model), "Hi", streamed=streamed)
 
@@ -217,7 +221,9 @@ def test_valid_items_are_queued_as_equal_copies() -> None:
     with pytest.raises(UnconsumedModelSteps) as raised:
         model.assert_complete()
 
-    queued = raised.value.pending_steps[0].output
+    pending = raised.value.pending_steps[0]
+    assert isinstance(pending, ModelStep)
+    queued = pending.output
     assert list(queued) == [call, reasoning]
     assert queued[0] is not call
     assert queued[1] is not reasoning
