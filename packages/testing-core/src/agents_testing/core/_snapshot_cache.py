@@ -121,7 +121,12 @@ class _Flat:
 
     def holds(self, snapshots: tuple[Any, ...], items: tuple[Any, ...]) -> bool:
         """Whether ``items`` hold exactly the ``snapshots`` laid flat here."""
-        if not all(map(is_, map(type, items), repeat(dict))) or snapshots != items:
+        if not all(map(is_, map(type, items), repeat(dict))):
+            return False
+        try:
+            if snapshots != items:
+                return False
+        except RecursionError:  # cyclic or very deep values: compared item by item
             return False
         values = gc.get_referents(*items)
         known = self.values
