@@ -91,6 +91,10 @@ def _same(known: Any, value: Any, depth: int) -> bool:
     return False
 
 
+def _all_dicts(items: Sequence[Any]) -> bool:
+    return all(map(is_, map(type, items), repeat(dict)))
+
+
 class _Flat:
     """The values of a snapshotted sequence of plain dicts, laid flat in order.
 
@@ -111,7 +115,7 @@ class _Flat:
     @classmethod
     def of(cls, items: Sequence[Any]) -> _Flat | None:
         """The flat form of ``items``, or None unless all are dicts with exact str keys."""
-        if not all(map(is_, map(type, items), repeat(dict))):
+        if not _all_dicts(items):
             return None
         values = gc.get_referents(*items)
         return cls(values) if len(values) == sum(map(len, items)) else None
@@ -121,7 +125,7 @@ class _Flat:
 
     def holds(self, snapshots: tuple[Any, ...], items: tuple[Any, ...]) -> bool:
         """Whether ``items`` hold exactly the ``snapshots`` laid flat here."""
-        if not all(map(is_, map(type, items), repeat(dict))):
+        if not _all_dicts(items):
             return False
         try:
             if snapshots != items:

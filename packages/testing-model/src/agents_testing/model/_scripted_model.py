@@ -59,7 +59,9 @@ class ScriptedModel(Model):
         self._calls: list[ModelCall] = []
         self._cache = SnapshotCache()
         self._emit_traces = bool(emit_traces)
-        self._default_usage = None if default_usage is None else detach(default_usage)
+        self._default_usage = (
+            None if default_usage is None else detach(default_usage, name="default_usage")
+        )
         # id(error) -> (error, advice); the error is kept so the id cannot be reused.
         self._advice: dict[int, tuple[BaseException, ModelRetryAdvice]] = {}
 
@@ -251,7 +253,7 @@ class ScriptedModel(Model):
 
     def _model_response(self, step: ModelStep, exact: bool, index: int) -> ModelResponse:
         if step.usage is not None:
-            usage = detach(step.usage)
+            usage = detach(step.usage, name="usage")
         elif self._default_usage is not None:
             usage = detach(self._default_usage)
         else:
@@ -261,7 +263,7 @@ class ScriptedModel(Model):
             response_id = f"resp_scripted_{ordinal(index)}"
         extra: dict[str, Any] = {}
         if _HAS_RAW_USAGE and step.raw_usage is not None:
-            extra["raw_usage"] = detach(dict(step.raw_usage))
+            extra["raw_usage"] = detach(dict(step.raw_usage), name="raw_usage")
         return ModelResponse(
             output=list(step.output),
             usage=usage,

@@ -206,9 +206,13 @@ def _validated(step: ModelStep, index: int) -> ModelStep:
     return dataclasses.replace(
         step,
         output=output,
-        raw_usage=None if step.raw_usage is None else detach(dict(step.raw_usage)),
+        raw_usage=None
+        if step.raw_usage is None
+        else detach(dict(step.raw_usage), name="raw_usage"),
         stream_events=events,
-        retry_advice=None if step.retry_advice is None else detach(step.retry_advice),
+        retry_advice=(
+            None if step.retry_advice is None else detach(step.retry_advice, name="retry_advice")
+        ),
     )
 
 

@@ -47,12 +47,12 @@ def _is_immutable(value: object) -> bool:
     return type(value) in _IMMUTABLE or isinstance(value, PurePath)
 
 
-def _snapshot(value: Any) -> Any:
+def _snapshot(value: Any, name: str = "value") -> Any:
     if _is_immutable(value):
         return value
     if isinstance(value, io.IOBase):
         return _drain(value)
-    return detach(value)
+    return detach(value, name=name)
 
 
 def _drain(stream: io.IOBase) -> bytes:
@@ -72,8 +72,8 @@ def record_call(
     )
     if shared:
         return SandboxCall(call_index, method, args, MappingProxyType(kwargs)), True
-    frozen_args = tuple(_snapshot(arg) for arg in args)
-    frozen_kwargs = {key: _snapshot(value) for key, value in kwargs.items()}
+    frozen_args = tuple(_snapshot(arg, f"args[{index}]") for index, arg in enumerate(args))
+    frozen_kwargs = {key: _snapshot(value, f"kwargs[{key!r}]") for key, value in kwargs.items()}
     return SandboxCall(call_index, method, frozen_args, MappingProxyType(frozen_kwargs)), False
 
 

@@ -131,7 +131,7 @@ def _snapshot_result(method: str, value: Any) -> Any:
             return value.getvalue()
         return bytes(value) if isinstance(value, bytearray) else value
     if method == "ls":
-        return tuple(detach(entry) for entry in value)
+        return tuple(detach(entry, name=f"result[{index}]") for index, entry in enumerate(value))
     if method == "exec":
         return ExecResult(stdout=value.stdout, stderr=value.stderr, exit_code=value.exit_code)
     # PtyExecUpdate is frozen; str, bool and None are immutable.
