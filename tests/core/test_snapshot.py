@@ -351,3 +351,12 @@ def _exact(left: object, right: object) -> bool:
         assert isinstance(right, dict)
         return list(left) == list(right) and all(_exact(left[key], right[key]) for key in left)
     return left == right
+
+
+def test_snapshot_sequence_keeps_the_key_order_of_items_holding_equal_values() -> None:
+    cache = SnapshotCache()
+    cache.snapshot_sequence([{"role": "user"}, {"id": None, "status": None}])
+
+    later = cache.snapshot_sequence([{"role": "user"}, {"status": None, "id": None}])
+
+    assert list(later[1]) == ["status", "id"]

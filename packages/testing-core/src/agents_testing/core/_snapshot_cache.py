@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 from collections.abc import Iterable, Sequence
-from itertools import repeat
+from itertools import chain, repeat
 from math import copysign
 from operator import is_
 from typing import Any, TypeVar
@@ -52,6 +52,9 @@ def _same(known: Any, value: Any, depth: int) -> bool:
     if kind is dict:
         if len(known) != len(value):
             return False
+        # The very same keys and values in the same order settle it in C.
+        if all(map(is_, known, value)) and all(map(is_, known.values(), value.values())):
+            return True
         for (known_key, known_item), (key, item) in zip(known.items(), value.items(), strict=True):
             if known_key is not key and not _same(known_key, key, depth):
                 return False
@@ -96,20 +99,22 @@ def _all_dicts(items: Sequence[Any]) -> bool:
 
 
 class _Flat:
-    """The values of a snapshotted sequence of plain dicts, laid flat in order.
+    """A snapshotted sequence of plain dicts laid flat: item sizes, keys and values in order.
 
     Runners rebuild the conversation's item dicts on every turn but fill them with the
-    very same value objects. So a new sequence is checked against the snapshots with a
-    few C-level passes: equality (keys and values), then the values themselves, which
-    ``gc.get_referents`` lists in order (and the keys as well unless they are all exact
-    strings, which the length check notices), compared by identity. Identical objects
-    need no further look; only values that are not the same object are compared in
-    Python, types included.
+    very same key and value objects. So a new sequence is checked against the
+    snapshots with a few C-level passes: item sizes, keys in order, and the values,
+    which ``gc.get_referents`` lists in order (and the keys as well unless they are all
+    exact strings, which the length check notices) and which are compared by identity.
+    Identical objects need no further look; only values that are not the same object
+    are compared in Python, types included.
     """
 
-    __slots__ = ("values",)
+    __slots__ = ("keys", "sizes", "values")
 
-    def __init__(self, values: list[Any]) -> None:
+    def __init__(self, sizes: list[int], keys: list[str], values: list[Any]) -> None:
+        self.sizes = sizes
+        self.keys = keys
         self.values = values
 
     @classmethod
@@ -117,20 +122,22 @@ class _Flat:
         """The flat form of ``items``, or None unless all are dicts with exact str keys."""
         if not _all_dicts(items):
             return None
+        sizes = list(map(len, items))
         values = gc.get_referents(*items)
-        return cls(values) if len(values) == sum(map(len, items)) else None
+        if len(values) != sum(sizes):
+            return None
+        return cls(sizes, list(chain.from_iterable(items)), values)
 
-    def extended(self, tail: _Flat) -> _Flat:
-        return _Flat(self.values + tail.values)
+    def extend(self, tail: _Flat) -> None:
+        self.sizes.extend(tail.sizes)
+        self.keys.extend(tail.keys)
+        self.values.extend(tail.values)
 
-    def holds(self, snapshots: tuple[Any, ...], items: tuple[Any, ...]) -> bool:
-        """Whether ``items`` hold exactly the ``snapshots`` laid flat here."""
-        if not _all_dicts(items):
+    def holds(self, items: Sequence[Any]) -> bool:
+        """Whether ``items`` hold exactly the snapshots laid flat here."""
+        if not _all_dicts(items) or list(map(len, items)) != self.sizes:
             return False
-        try:
-            if snapshots != items:
-                return False
-        except RecursionError:  # cyclic or very deep values: compared item by item
+        if list(chain.from_iterable(items)) != self.keys:
             return False
         values = gc.get_referents(*items)
         known = self.values
@@ -207,7 +214,7 @@ class SnapshotCache:
         reuses that snapshot; any other item goes through :meth:`snapshot`, reported as
         ``name[position]``.
         """
-        items = list(values)
+        items = tuple(values)
         recent: _Recent | None = None
         if items:
             first = items[0]
@@ -215,22 +222,26 @@ class SnapshotCache:
                 if same_value(candidate.snapshots[0], first):
                     recent = candidate
                     break
-        previous = () if recent is None else recent.snapshots
+        previous: tuple[Any, ...] = () if recent is None else recent.snapshots
         shared = min(len(previous), len(items))
-        start = 0
-        result: list[Any] = []
         # Fast path: the conversation grew and every earlier item is unchanged.
         if (
             recent is not None
             and recent.flat is not None
             and shared == len(previous)
-            and recent.flat.holds(previous, tuple(items[:shared]))
+            and recent.flat.holds(items[:shared])
         ):
-            result.extend(previous)
-            start = shared
+            tail = tuple(
+                self.snapshot(items[position], name=f"{name}[{position}]")
+                for position in range(shared, len(items))
+            )
+            snapshots = previous + tail
+            if tail:
+                self._remember(recent, snapshots, recent.flat, tail)
+            return snapshots
+        result: list[Any] = []
         append = result.append
-        for position in range(start, len(items)):
-            item = items[position]
+        for position, item in enumerate(items):
             if position < shared:
                 known = previous[position]
                 if same_value(known, item):
@@ -239,16 +250,24 @@ class SnapshotCache:
             append(self.snapshot(item, name=f"{name}[{position}]"))
         snapshots = tuple(result)
         if snapshots:
-            self._remember(recent, snapshots, start)
+            self._remember(recent, snapshots, _Flat.of(snapshots), ())
         return snapshots
 
-    def _remember(self, recent: _Recent | None, snapshots: tuple[Any, ...], kept: int) -> None:
-        flat: _Flat | None
-        if recent is not None and recent.flat is not None and kept:
-            tail = _Flat.of(snapshots[kept:])
-            flat = None if tail is None else recent.flat.extended(tail)
-        else:
-            flat = _Flat.of(snapshots)
+    def _remember(
+        self,
+        recent: _Recent | None,
+        snapshots: tuple[Any, ...],
+        flat: _Flat | None,
+        tail: tuple[Any, ...],
+    ) -> None:
+        if tail and flat is not None:
+            # The grown sequence replaces the one it grew from, so its flat form grows
+            # in place instead of being copied on every turn.
+            laid = _Flat.of(tail)
+            if laid is None:
+                flat = None
+            else:
+                flat.extend(laid)
         if recent is not None:
             self._recent.remove(recent)
         self._recent.insert(0, _Recent(snapshots, flat))
