@@ -268,6 +268,10 @@ class SnapshotCache:
                 flat = None
             else:
                 flat.extend(laid)
+        if recent is not None and self._recent[0] is recent:
+            # The usual turn: the most recent conversation grew by a few items.
+            recent.snapshots, recent.flat = snapshots, flat
+            return
         if recent is not None:
             self._recent.remove(recent)
         self._recent.insert(0, _Recent(snapshots, flat))
