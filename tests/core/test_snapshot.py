@@ -360,3 +360,15 @@ def test_snapshot_sequence_keeps_the_key_order_of_items_holding_equal_values() -
     later = cache.snapshot_sequence([{"role": "user"}, {"status": None, "id": None}])
 
     assert list(later[1]) == ["status", "id"]
+
+
+def test_snapshot_sequence_shares_pydantic_items_that_hold_the_same_values() -> None:
+    cache = SnapshotCache()
+    first = cache.snapshot_sequence([_Holder(values=[1, "a"])])
+    again = cache.snapshot_sequence([_Holder(values=[1, "a"]), _Holder(values=[])])
+    changed = cache.snapshot_sequence([_Holder(values=[True, "a"])])
+
+    assert again[0] is first[0]
+    assert changed[0] is not first[0]
+    assert changed[0].values == [True, "a"]
+    assert type(changed[0].values[0]) is bool

@@ -41,6 +41,8 @@ def same_value(known: object, value: object) -> bool:
 
 
 def _same(known: Any, value: Any, depth: int) -> bool:
+    if known is value:
+        return True
     kind = type(known)
     if kind is not type(value) or depth > _MAX_DEPTH:
         return False
@@ -72,7 +74,10 @@ def _same(known: Any, value: Any, depth: int) -> bool:
         return True
     if kind is complex:
         return _same(known.real, value.real, depth) and _same(known.imag, value.imag, depth)
-    if isinstance(known, BaseModel):
+    handling = _handling.get(kind)
+    if handling is None:
+        handling = _handling[kind] = _handling_of(kind)
+    if handling is _MODEL:
         return (
             _same(known.__dict__, value.__dict__, depth)
             and _same(known.__pydantic_extra__, value.__pydantic_extra__, depth)
@@ -83,15 +88,27 @@ def _same(known: Any, value: Any, depth: int) -> bool:
                 depth,
             )
         )
-    if dataclasses.is_dataclass(known) and not isinstance(known, type):
-        state = getattr(known, "__dict__", None)
-        if state is not None and not hasattr(kind, "__slots__"):
-            return _same(state, value.__dict__, depth)
+    if handling is _DATACLASS:
+        return _same(known.__dict__, value.__dict__, depth)
+    if handling is _SLOTTED_DATACLASS:
         return all(
             _same(getattr(known, field.name), getattr(value, field.name), depth)
             for field in dataclasses.fields(known)
-        )
+        ) and _same(getattr(known, "__dict__", None), getattr(value, "__dict__", None), depth)
     return False
+
+
+# How _same compares instances of a type, decided once per type.
+_MODEL, _DATACLASS, _SLOTTED_DATACLASS, _UNKNOWN = "model", "dataclass", "slotted", "unknown"
+_handling: dict[type, str] = {}
+
+
+def _handling_of(kind: type) -> str:
+    if issubclass(kind, BaseModel):
+        return _MODEL
+    if dataclasses.is_dataclass(kind):
+        return _SLOTTED_DATACLASS if hasattr(kind, "__slots__") else _DATACLASS
+    return _UNKNOWN
 
 
 def _all_dicts(items: Sequence[Any]) -> bool:
