@@ -22,11 +22,13 @@ from ._errors import (
     InvalidStepError,
     ModelRequestBlocked,
     UnconsumedStepsError,
+    UncopyableValue,
     UnexpectedCallError,
     ordinal,
 )
 from ._script import Entry, StepScript
-from ._snapshot import SnapshotCache, detach, readonly
+from ._snapshot import detach, readonly
+from ._snapshot_cache import SnapshotCache
 from ._values import exception_problem, safe_repr
 
 __all__ = [
@@ -47,6 +49,7 @@ __all__ = [
     "SnapshotCache",
     "StepScript",
     "UnconsumedStepsError",
+    "UncopyableValue",
     "UnexpectedCallError",
     "detach",
     "exception_problem",

@@ -13,6 +13,7 @@ __all__ = [
     "InvalidStepError",
     "ModelRequestBlocked",
     "UnconsumedStepsError",
+    "UncopyableValue",
     "UnexpectedCallError",
     "ordinal",
 ]
@@ -84,3 +85,26 @@ class ModelRequestBlocked(AgentsTestingError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.test, self.model, self.operation))
+
+
+class UncopyableValue(AgentsTestingError):
+    """A value handed to a double could not be snapshotted for its recorded history.
+
+    ``path`` says where the value sat, starting from the name of what was recorded
+    (``raw_usage['a']``, ``input[2]['content']``, ``settings.voice``); ``value_type`` is
+    the qualified name of the value's type. The copy's own failure is the ``__cause__``.
+    """
+
+    def __init__(self, path: str, value_type: str, problem: str) -> None:
+        self.path = path
+        self.value_type = value_type
+        self.problem = problem
+        super().__init__(
+            f"Cannot snapshot {path}: {problem}. Recorded history keeps detached copies, "
+            "so pass plain data, pydantic models or objects that copy.deepcopy can copy "
+            "(not locks, generators, open or closed files, memoryviews or other live "
+            "resources)."
+        )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.path, self.value_type, self.problem))

@@ -94,10 +94,14 @@ class ModelCall:
         setter(
             call,
             "_input",
-            input if isinstance(input, str) else cache.snapshot_sequence(input),
+            input if isinstance(input, str) else cache.snapshot_sequence(input, name="input"),
         )
-        setter(call, "_model_settings", cache.snapshot_like(model_settings, previous_settings))
-        setter(call, "_prompt", None if prompt is None else detach(prompt))
+        setter(
+            call,
+            "_model_settings",
+            cache.snapshot_like(model_settings, previous_settings, name="model_settings"),
+        )
+        setter(call, "_prompt", None if prompt is None else detach(prompt, name="prompt"))
         setter(call, "_tools", tuple(tools))
         setter(call, "_handoffs", tuple(handoffs))
         setter(call, "_output_schema", output_schema)

@@ -61,11 +61,11 @@ def is_model_event(value: object) -> bool:
 def detach_settings(settings: Any) -> Any:
     """Copy session settings, keeping the tool and handoff objects themselves."""
     if type(settings) is not dict:
-        return detach(settings)
+        return detach(settings, name="settings")
     return {
         key: type(value)(value)
         if key in _LIVE_SETTINGS_KEYS and type(value) in (list, tuple)
-        else detach(value)
+        else detach(value, name=f"settings[{key!r}]")
         for key, value in settings.items()
     }
 
@@ -80,11 +80,13 @@ def detach_send_event(event: RealtimeModelSendEvent) -> RealtimeModelSendEvent:
     names = _FIELD_NAMES.get(kind)
     if names is None:
         if not dataclasses.is_dataclass(event):
-            return detach(event)
+            return detach(event, name="event")
         names = tuple(field.name for field in dataclasses.fields(event) if field.init)
         _FIELD_NAMES[kind] = names
     values = {
-        name: detach_settings(value) if name == "session_settings" else detach(value)
+        name: detach_settings(value)
+        if name == "session_settings"
+        else detach(value, name=f"{kind.__name__}.{name}")
         for name in names
         for value in (getattr(event, name),)
     }

@@ -21,11 +21,14 @@ def settings_snapshot(settings: T) -> T:
     """
     state: dict[str, Any] | None = getattr(settings, "__dict__", None)
     if state is None or not dataclasses.is_dataclass(settings) or isinstance(settings, type):
-        return detach(settings)
+        return detach(settings, name="settings")
     # Called once per TTS call, so it skips copy.copy's generic reduce protocol.
     kind = type(settings)
     fresh: T = kind.__new__(kind)
     fresh.__dict__.update(
-        {name: value if callable(value) else detach(value) for name, value in state.items()}
+        {
+            name: value if callable(value) else detach(value, name=f"settings.{name}")
+            for name, value in state.items()
+        }
     )
     return fresh

@@ -125,7 +125,7 @@ class ScriptedSTTModel(STTModel):
         trace_include_sensitive_audio_data: bool,
     ) -> str:
         call = STTCall(
-            detach(input),
+            detach(input, name="input"),
             settings_snapshot(settings),
             trace_include_sensitive_data,
             trace_include_sensitive_audio_data,

@@ -1,0 +1,295 @@
+"""One private snapshot shared by the calls that pass an unchanged value again.
+
+Sharing must never change what is recorded: ``1``, ``True`` and ``1.0`` are equal in
+Python, and so are ``0.0`` and ``-0.0``, ``b"a"`` and ``bytearray(b"a")``, a dict and
+an ``OrderedDict``, or two dicts with their keys in another order; none of them may
+stand in for another. So a snapshot is reused only when :func:`same_value` finds the
+new value identical to it in value and type throughout.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+from collections.abc import Iterable, Sequence
+from itertools import chain, repeat
+from math import copysign
+from operator import is_
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from ._snapshot import detach
+
+__all__ = ["SnapshotCache", "same_value"]
+
+T = TypeVar("T")
+
+# Deeper (or cyclic) values are simply not shared: a fresh snapshot is always right.
+_MAX_DEPTH = 64
+
+
+def same_value(known: object, value: object) -> bool:
+    """Whether ``value`` holds exactly what ``known`` holds: equal values of equal types.
+
+    Compares dict keys in order, floats by sign as well, and pydantic models and
+    dataclasses field by field. It answers False when it cannot tell (an object of
+    another kind, NaN, a set whose members iterate in another order): callers then
+    take a fresh snapshot, which is never wrong.
+    """
+    return known is value or _same(known, value, 0)
+
+
+def _same(known: Any, value: Any, depth: int) -> bool:
+    if known is value:
+        return True
+    kind = type(known)
+    if kind is not type(value) or depth > _MAX_DEPTH:
+        return False
+    if kind is str or kind is int or kind is bytes or kind is bytearray:
+        return known == value  # type: ignore[no-any-return]
+    if kind is float:
+        return known == value and copysign(1.0, known) == copysign(1.0, value)
+    depth += 1
+    if kind is dict:
+        if len(known) != len(value):
+            return False
+        # The very same keys and values in the same order settle it in C.
+        if all(map(is_, known, value)) and all(map(is_, known.values(), value.values())):
+            return True
+        for (known_key, known_item), (key, item) in zip(known.items(), value.items(), strict=True):
+            if known_key is not key and not _same(known_key, key, depth):
+                return False
+            if known_item is not item and not _same(known_item, item, depth):
+                return False
+        return True
+    if kind is list or kind is tuple or kind is set or kind is frozenset:
+        # Sets are compared in iteration order: equal sets built differently may
+        # iterate differently, which only costs a fresh snapshot.
+        if len(known) != len(value):
+            return False
+        for known_item, item in zip(known, value, strict=True):
+            if known_item is not item and not _same(known_item, item, depth):
+                return False
+        return True
+    if kind is complex:
+        return _same(known.real, value.real, depth) and _same(known.imag, value.imag, depth)
+    handling = _handling.get(kind)
+    if handling is None:
+        handling = _handling[kind] = _handling_of(kind)
+    if handling is _MODEL:
+        return (
+            _same(known.__dict__, value.__dict__, depth)
+            and _same(known.__pydantic_extra__, value.__pydantic_extra__, depth)
+            and known.__pydantic_fields_set__ == value.__pydantic_fields_set__
+            and _same(
+                getattr(known, "__pydantic_private__", None),
+                getattr(value, "__pydantic_private__", None),
+                depth,
+            )
+        )
+    if handling is _DATACLASS:
+        return _same(known.__dict__, value.__dict__, depth)
+    if handling is _SLOTTED_DATACLASS:
+        return all(
+            _same(getattr(known, field.name), getattr(value, field.name), depth)
+            for field in dataclasses.fields(known)
+        ) and _same(getattr(known, "__dict__", None), getattr(value, "__dict__", None), depth)
+    return False
+
+
+# How _same compares instances of a type, decided once per type.
+_MODEL, _DATACLASS, _SLOTTED_DATACLASS, _UNKNOWN = "model", "dataclass", "slotted", "unknown"
+_handling: dict[type, str] = {}
+
+
+def _handling_of(kind: type) -> str:
+    if issubclass(kind, BaseModel):
+        return _MODEL
+    if dataclasses.is_dataclass(kind):
+        return _SLOTTED_DATACLASS if hasattr(kind, "__slots__") else _DATACLASS
+    return _UNKNOWN
+
+
+def _all_dicts(items: Sequence[Any]) -> bool:
+    return all(map(is_, map(type, items), repeat(dict)))
+
+
+class _Flat:
+    """A snapshotted sequence of plain dicts laid flat: item sizes, keys and values in order.
+
+    Runners rebuild the conversation's item dicts on every turn but fill them with the
+    very same key and value objects. So a new sequence is checked against the
+    snapshots with a few C-level passes: item sizes, keys in order, and the values,
+    which ``gc.get_referents`` lists in order (and the keys as well unless they are all
+    exact strings, which the length check notices) and which are compared by identity.
+    Identical objects need no further look; only values that are not the same object
+    are compared in Python, types included.
+    """
+
+    __slots__ = ("keys", "sizes", "values")
+
+    def __init__(self, sizes: list[int], keys: list[str], values: list[Any]) -> None:
+        self.sizes = sizes
+        self.keys = keys
+        self.values = values
+
+    @classmethod
+    def of(cls, items: Sequence[Any]) -> _Flat | None:
+        """The flat form of ``items``, or None unless all are dicts with exact str keys."""
+        if not _all_dicts(items):
+            return None
+        sizes = list(map(len, items))
+        values = gc.get_referents(*items)
+        if len(values) != sum(sizes):
+            return None
+        return cls(sizes, list(chain.from_iterable(items)), values)
+
+    def extend(self, tail: _Flat) -> None:
+        self.sizes.extend(tail.sizes)
+        self.keys.extend(tail.keys)
+        self.values.extend(tail.values)
+
+    def holds(self, items: Sequence[Any]) -> bool:
+        """Whether ``items`` hold exactly the snapshots laid flat here."""
+        if not _all_dicts(items) or list(map(len, items)) != self.sizes:
+            return False
+        if list(chain.from_iterable(items)) != self.keys:
+            return False
+        values = gc.get_referents(*items)
+        known = self.values
+        if len(values) != len(known):
+            return False
+        if all(map(is_, known, values)):
+            return True
+        identical = list(map(is_, known, values))
+        position = -1
+        try:
+            while True:
+                position = identical.index(False, position + 1)
+                if not _same(known[position], values[position], 0):
+                    return False
+        except ValueError:  # no further position to look at
+            return True
+
+
+class _Recent:
+    __slots__ = ("flat", "snapshots")
+
+    def __init__(self, snapshots: tuple[Any, ...], flat: _Flat | None) -> None:
+        self.snapshots = snapshots
+        self.flat = flat
+
+
+class SnapshotCache:
+    """Share one private snapshot among the calls that pass an unchanged item again.
+
+    A runner resends the whole conversation on every turn, so copying every item on
+    every call is quadratic in time and memory. The cache keeps one snapshot per item
+    object and reuses it while the item still holds exactly the same value, types
+    included (:func:`same_value`); a changed item gets a fresh snapshot. Snapshots
+    handed out by the cache are private: callers must :func:`detach` them again before
+    giving them to a user.
+    """
+
+    __slots__ = ("_by_id", "_recent")
+
+    #: How many recently snapshotted sequences :meth:`snapshot_sequence` compares with.
+    RECENT_SEQUENCES = 8
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, Any] = {}
+        self._recent: list[_Recent] = []
+
+    def snapshot(self, value: T, *, name: str = "value") -> T:
+        """A private snapshot of ``value``, shared with earlier calls that passed the same.
+
+        ``name`` starts the path an :class:`UncopyableValue` error reports.
+        """
+        key = id(value)
+        known = self._by_id.get(key)
+        # The value, not identity, decides reuse: an id reused by an identical value
+        # may share the snapshot safely, a mutated object may not.
+        if known is not None and same_value(known, value):
+            return known  # type: ignore[no-any-return]
+        fresh = detach(value, name=name)
+        self._by_id[key] = fresh
+        return fresh
+
+    def snapshot_like(self, value: T, previous: T | None, *, name: str = "value") -> T:
+        """``previous`` when it is an identical snapshot of ``value``, else :meth:`snapshot`."""
+        if previous is not None and same_value(previous, value):
+            return previous
+        return self.snapshot(value, name=name)
+
+    def snapshot_sequence(self, values: Iterable[T], *, name: str = "value") -> tuple[T, ...]:
+        """Private snapshots of ``values``, sharing items with a recent sequence that starts alike.
+
+        Runners rebuild every item of the conversation on each turn, so identity cannot
+        find the earlier snapshot; position can. An item identical to the snapshot at
+        the same position of the most recent sequence whose first item is identical
+        reuses that snapshot; any other item goes through :meth:`snapshot`, reported as
+        ``name[position]``.
+        """
+        items = tuple(values)
+        recent: _Recent | None = None
+        if items:
+            first = items[0]
+            for candidate in self._recent:
+                if same_value(candidate.snapshots[0], first):
+                    recent = candidate
+                    break
+        previous: tuple[Any, ...] = () if recent is None else recent.snapshots
+        shared = min(len(previous), len(items))
+        # Fast path: the conversation grew and every earlier item is unchanged.
+        if (
+            recent is not None
+            and recent.flat is not None
+            and shared == len(previous)
+            and recent.flat.holds(items[:shared])
+        ):
+            tail = tuple(
+                self.snapshot(items[position], name=f"{name}[{position}]")
+                for position in range(shared, len(items))
+            )
+            snapshots = previous + tail
+            if tail:
+                self._remember(recent, snapshots, recent.flat, tail)
+            return snapshots
+        result: list[Any] = []
+        append = result.append
+        for position, item in enumerate(items):
+            if position < shared:
+                known = previous[position]
+                if same_value(known, item):
+                    append(known)
+                    continue
+            append(self.snapshot(item, name=f"{name}[{position}]"))
+        snapshots = tuple(result)
+        if snapshots:
+            self._remember(recent, snapshots, _Flat.of(snapshots), ())
+        return snapshots
+
+    def _remember(
+        self,
+        recent: _Recent | None,
+        snapshots: tuple[Any, ...],
+        flat: _Flat | None,
+        tail: tuple[Any, ...],
+    ) -> None:
+        if tail and flat is not None:
+            # The grown sequence replaces the one it grew from, so its flat form grows
+            # in place instead of being copied on every turn.
+            laid = _Flat.of(tail)
+            if laid is None:
+                flat = None
+            else:
+                flat.extend(laid)
+        if recent is not None and self._recent[0] is recent:
+            # The usual turn: the most recent conversation grew by a few items.
+            recent.snapshots, recent.flat = snapshots, flat
+            return
+        if recent is not None:
+            self._recent.remove(recent)
+        self._recent.insert(0, _Recent(snapshots, flat))
+        del self._recent[self.RECENT_SEQUENCES :]
