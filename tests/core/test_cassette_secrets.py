@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import re
+from typing import Any
 
 import pytest
 
@@ -49,7 +50,7 @@ def test_a_secret_in_a_key_is_found() -> None:
 
 
 def test_scrubbers_rewrite_every_string_in_order() -> None:
-    data = {"a": ["call 555-1234", {"b": "token=abc"}], "n": 1}
+    data: dict[str, Any] = {"a": ["call 555-1234", {"b": "token=abc"}], "n": 1}
 
     cleaned = scrub(
         data,
@@ -62,7 +63,7 @@ def test_scrubbers_rewrite_every_string_in_order() -> None:
 
 def test_a_scrubber_must_return_a_string() -> None:
     with pytest.raises(CassetteError, match="must return a str"):
-        scrub(["x"], [lambda text: None])  # type: ignore[arg-type,return-value]
+        scrub(["x"], [lambda text: None])  # type: ignore[list-item, return-value]
 
 
 @pytest.mark.parametrize(

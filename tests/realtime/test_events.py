@@ -162,7 +162,7 @@ async def test_connect_settings_that_cannot_be_copied_fail_with_our_error() -> N
     model = ScriptedRealtimeModel()
     runner = runner_for(model)
     session = await runner.run(
-        model_config={"initial_model_settings": {"instructions": threading.Lock()}}  # type: ignore[typeddict-item]
+        model_config={"initial_model_settings": {"instructions": threading.Lock()}}
     )
 
     with pytest.raises(AgentsTestingError):

@@ -525,7 +525,7 @@ def test_accessors_hand_out_copies_of_the_script() -> None:
 
     (pending,) = model.pending_steps
     assert pending.expect == RealtimeModelSendUserInput(
-        user_input={"type": "message", "role": "user", "content": []}  # type: ignore[arg-type]
+        user_input={"type": "message", "role": "user", "content": []}
     )
     assert pending.emit == (delta("Hi"),)
 

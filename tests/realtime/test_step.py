@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from agents.realtime import (
@@ -238,7 +238,7 @@ def test_model_rejects_malformed_lifecycle_arguments(
 def test_step_is_immutable_and_its_repr_names_its_parts() -> None:
     step = RealtimeStep(expect=RealtimeModelSendInterrupt, emit=[REPLY])
     with pytest.raises(AttributeError):
-        step.emit = ()
+        step.emit = ()  # type: ignore[misc]
     assert "RealtimeModelSendInterrupt" in repr(step)
     assert "Hi!" in repr(step)
 
@@ -434,7 +434,8 @@ async def test_predicate_gets_a_copy_so_mutating_it_changes_nothing_recorded() -
     def vandal(event: RealtimeModelSendEvent) -> bool:
         assert isinstance(event, RealtimeModelSendUserInput)
         seen.append(event)
-        event.user_input["content"].clear()  # type: ignore[union-attr]
+        assert not isinstance(event.user_input, str)
+        event.user_input["content"].clear()
         event.user_input = "rewritten by the matcher"
         return True
 
@@ -452,7 +453,7 @@ async def test_predicate_gets_a_copy_so_mutating_it_changes_nothing_recorded() -
 
 @pytest.mark.asyncio
 async def test_union_of_event_classes_matches_any_of_them() -> None:
-    either_kind = RealtimeModelSendAudio | RealtimeModelSendUserInput
+    either_kind = cast("type[Any]", RealtimeModelSendAudio | RealtimeModelSendUserInput)
     model = ScriptedRealtimeModel(
         [RealtimeStep(expect=either_kind), RealtimeStep(expect=either_kind)]
     )
@@ -468,5 +469,5 @@ async def test_union_of_event_classes_matches_any_of_them() -> None:
 
 def test_union_with_a_class_that_is_not_an_outgoing_event_is_rejected() -> None:
     with pytest.raises(InvalidRealtimeStep) as caught:
-        RealtimeStep(expect=RealtimeModelSendAudio | int)
+        RealtimeStep(expect=RealtimeModelSendAudio | int)  # type: ignore[arg-type]
     assert caught.value.reason == "invalid_expect"

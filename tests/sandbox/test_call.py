@@ -16,6 +16,9 @@ from agents.tool import Tool
 from agents_testing.model import ScriptedModel, assistant_message, function_call
 from agents_testing.sandbox import InvalidSandboxArgument, SandboxCall, scripted_sandbox_session
 
+# An empty, typed source for the generator argument below.
+_NOTHING: tuple[object, ...] = ()
+
 
 class PatchTool(Capability):
     """An application tool that hands the session a mutable operation and keeps it."""
@@ -166,7 +169,7 @@ async def test_equal_arguments_of_different_types_are_recorded_as_they_were() ->
 
 @pytest.mark.parametrize(
     ("argument", "got"),
-    [(threading.Lock(), "a lock"), ((item for item in ()), "a generator")],
+    [(threading.Lock(), "a lock"), ((item for item in _NOTHING), "a generator")],
     ids=["lock", "generator"],
 )
 @pytest.mark.asyncio

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import pytest
 from agents import RunConfig, Runner, function_tool
@@ -88,7 +89,8 @@ def tool_outputs(model: ScriptedModel) -> list[Any]:
     last = model.last_call
     assert last is not None
     assert isinstance(last.input, list)
-    return [item["output"] for item in last.input if item.get("type") == "function_call_output"]
+    items = cast("Sequence[Mapping[str, Any]]", last.input)
+    return [item["output"] for item in items if item.get("type") == "function_call_output"]
 
 
 async def record(path: Path) -> list[Any]:

@@ -12,7 +12,12 @@ from agents.sandbox.session.pty_types import PtyExecUpdate
 from openai.types.responses import ResponseCustomToolCall
 
 from agents_testing.model import ScriptedModel, assistant_message, function_call
-from agents_testing.sandbox import InvalidSandboxStep, SandboxCall, scripted_sandbox_session
+from agents_testing.sandbox import (
+    InvalidSandboxStep,
+    SandboxCall,
+    SandboxStepSpec,
+    scripted_sandbox_session,
+)
 
 
 def _exec_result(**fields: Any) -> ExecResult:
@@ -149,7 +154,7 @@ async def test_static_pty_results_are_snapshotted_and_copied_on_every_use() -> N
 
 @pytest.mark.asyncio
 async def test_a_handed_out_exec_result_is_the_callers_own() -> None:
-    step = {"method": "exec", "result": _exec_result(stdout=b"one")}
+    step: SandboxStepSpec = {"method": "exec", "result": _exec_result(stdout=b"one")}
     sandbox = scripted_sandbox_session([step, step])
     async with sandbox:
         first = await sandbox.exec("a")

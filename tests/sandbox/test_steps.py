@@ -300,7 +300,7 @@ def test_a_matcher_or_responder_of_the_wrong_shape_is_refused_when_built(
     if key == "match":
         step["result"] = OK
     with pytest.raises(InvalidSandboxStep) as raised:
-        scripted_sandbox_session([VALID, step])
+        scripted_sandbox_session([VALID, step])  # type: ignore[list-item]
     assert (raised.value.reason, raised.value.input_index) == (reason, 1)
     assert message in str(raised.value)
 
@@ -402,7 +402,7 @@ class BrokenMapping(Mapping[str, Any]):
 
 def test_a_step_mapping_that_fails_to_read_is_invalid_input() -> None:
     with pytest.raises(InvalidSandboxStep) as raised:
-        scripted_sandbox_session([BrokenMapping()])
+        scripted_sandbox_session([BrokenMapping()])  # type: ignore[list-item]
     assert (raised.value.reason, raised.value.input_index) == ("invalid_input", 0)
     assert isinstance(raised.value.__cause__, RuntimeError)
 
@@ -428,8 +428,8 @@ class LengthOf:
 async def test_a_callable_whose_shape_shows_only_when_called_is_reported_with_the_cause() -> None:
     sandbox = scripted_sandbox_session(
         [
-            {"method": "exec", "match": LengthOf(), "result": OK},
-            {"method": "exec", "responder": max},
+            {"method": "exec", "match": LengthOf(), "result": OK},  # type: ignore[typeddict-item]
+            {"method": "exec", "responder": max},  # type: ignore[typeddict-item]
         ]
     )
     async with sandbox:
@@ -439,7 +439,7 @@ async def test_a_callable_whose_shape_shows_only_when_called_is_reported_with_th
     assert isinstance(matcher.value.__cause__, TypeError)
     assert sandbox.remaining_steps == 2
 
-    responding = scripted_sandbox_session([{"method": "exec", "responder": max}])
+    responding = scripted_sandbox_session([{"method": "exec", "responder": max}])  # type: ignore[typeddict-item]
     async with responding:
         with pytest.raises(InvalidSandboxStep) as responder:
             await responding.exec("a")

@@ -19,6 +19,7 @@ from agents_testing.sandbox import (
     InvalidSandboxStep,
     SandboxCall,
     SandboxScriptError,
+    SandboxStepSpec,
     scripted_sandbox_session,
 )
 
@@ -68,7 +69,7 @@ async def test_every_use_of_a_read_result_gets_a_fresh_stream_of_the_same_type_a
     stream: io.BytesIO | io.StringIO, content: bytes | str
 ) -> None:
     stream.seek(4)
-    step = {"method": "read", "result": stream}
+    step: SandboxStepSpec = {"method": "read", "result": stream}
     sandbox = scripted_sandbox_session([step, step])
 
     [pending, _] = sandbox.pending_steps
@@ -76,7 +77,7 @@ async def test_every_use_of_a_read_result_gets_a_fresh_stream_of_the_same_type_a
         first = await sandbox.read(Path("a"))
         first.read()
         first.seek(0)
-        first.write(content[:1] * 3)  # type: ignore[arg-type]
+        first.write(content[:1] * 3)
         second = await sandbox.read(Path("a"))
 
     for handed_out in (pending["result"], first, second):
