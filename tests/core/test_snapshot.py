@@ -223,7 +223,12 @@ def test_live_sdk_objects_and_callables_keep_their_identity() -> None:
 
     agent = Agent(name="Helper")
     transfer = handoff(agent)
-    settings = {"tools": [lookup], "handoffs": [transfer], "agent": agent, "hook": len}
+    settings: dict[str, Any] = {
+        "tools": [lookup],
+        "handoffs": [transfer],
+        "agent": agent,
+        "hook": len,
+    }
 
     copy = detach(settings)
 
@@ -255,10 +260,10 @@ def test_snapshot_cache_never_shares_a_snapshot_of_another_type_or_value(
     first: object, second: object
 ) -> None:
     cache = SnapshotCache()
-    earlier = cache.snapshot_sequence([{"role": "user"}, {"n": first}])
-    later = cache.snapshot_sequence([{"role": "user"}, {"n": second}])
-    alone = cache.snapshot({"n": second})
-    like = cache.snapshot_like({"n": second}, {"n": first})
+    earlier: Any = cache.snapshot_sequence([{"role": "user"}, {"n": first}])
+    later: Any = cache.snapshot_sequence([{"role": "user"}, {"n": second}])
+    alone: Any = cache.snapshot({"n": second})
+    like: Any = cache.snapshot_like({"n": second}, {"n": first})
 
     assert _exact(earlier[1]["n"], first)
     for snapshot in (later[1], alone, like):
@@ -357,7 +362,7 @@ def test_snapshot_sequence_keeps_the_key_order_of_items_holding_equal_values() -
     cache = SnapshotCache()
     cache.snapshot_sequence([{"role": "user"}, {"id": None, "status": None}])
 
-    later = cache.snapshot_sequence([{"role": "user"}, {"status": None, "id": None}])
+    later: Any = cache.snapshot_sequence([{"role": "user"}, {"status": None, "id": None}])
 
     assert list(later[1]) == ["status", "id"]
 

@@ -61,7 +61,7 @@ def _mutable_parts(value: Any) -> list[Any]:
     def visit(item: Any) -> None:
         if id(item) in found:
             return
-        if isinstance(item, (list, dict, set, bytearray, BaseModel)):
+        if isinstance(item, (list, dict, set, bytearray, Box)):
             found[id(item)] = item
         if isinstance(item, (list, tuple, set, frozenset)):
             for member in item:
@@ -70,7 +70,7 @@ def _mutable_parts(value: Any) -> list[Any]:
             for key, member in item.items():
                 visit(key)
                 visit(member)
-        elif isinstance(item, BaseModel):
+        elif isinstance(item, Box):
             visit(item.value)
             visit(item.items)
 
@@ -120,7 +120,7 @@ def _fingerprint(value: Any) -> Any:
             return (kind, frozenset(describe(member) for member in item))
         if isinstance(item, dict):
             return (kind, tuple((describe(k), describe(v)) for k, v in item.items()))
-        if isinstance(item, BaseModel):
+        if isinstance(item, Box):
             return (kind, describe(item.value), describe(item.items))
         return (kind, item)
 
@@ -137,7 +137,7 @@ def _mutate(value: Any) -> None:
             part.add("mutated")
         elif isinstance(part, bytearray):
             part.extend(b"!")
-        elif isinstance(part, BaseModel):
+        elif isinstance(part, Box):
             part.value = "mutated"
 
 
@@ -229,7 +229,7 @@ def _with_uncopyable(draw: st.DrawFn) -> tuple[Any, str, str]:
         elif kind == "dict":
             siblings = draw(st.dictionaries(st.text(max_size=3), _data, max_size=3))
             taken = set(siblings)
-            key = draw(st.text(max_size=3).filter(lambda text, taken=taken: text not in taken))
+            key = draw(st.text(max_size=3).filter(lambda text: text not in taken))  # noqa: B023
             value = {**siblings, key: value}
             segments.append(f"[{key!r}]")
         elif draw(st.booleans()):
