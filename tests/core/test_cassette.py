@@ -16,15 +16,16 @@ from agents_testing.core import (
     CassetteVersionError,
     UnexpectedCallError,
 )
-from agents_testing.core._cassette import (
+from agents_testing.core.cassette import (
     FORMAT_VERSION,
+    diff_json,
     dump_cassette,
     load_cassette,
     read_cassette,
     resolve_record_mode,
+    without_keys,
     write_cassette,
 )
-from agents_testing.core._cassette_diff import diff_json, without_keys
 
 
 def test_a_cassette_is_sorted_json_with_one_call_per_block_and_the_writers_versions() -> None:

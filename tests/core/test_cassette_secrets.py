@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from agents_testing.core import CassetteError, CassetteSecretError, SecretFinding
-from agents_testing.core._cassette_secrets import scan_for_secrets, scrub, scrubber_problem
+from agents_testing.core.cassette import scan_for_secrets, scrub, scrubber_problem
 
 KEY = "sk-proj-" + "a1B2c3D4" * 4
 

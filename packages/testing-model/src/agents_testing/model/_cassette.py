@@ -18,18 +18,16 @@ from typing import Any
 from agents.items import ModelResponse
 from agents.models.interface import Model, ModelProvider
 
-from agents_testing.core._cassette import (
+from agents_testing.core.cassette import (
     CassetteFormatError,
-    dump_cassette,
-    read_cassette,
-    write_cassette,
-)
-from agents_testing.core._cassette_secrets import (
     CassetteSecretError,
     Scrubber,
+    dump_cassette,
+    read_cassette,
     scan_for_secrets,
     scrub,
     scrubber_problem,
+    write_cassette,
 )
 
 from ._cassette_outcome import step_from_json

@@ -23,7 +23,7 @@ from agents.usage import Usage
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from agents_testing.core import compat
-from agents_testing.core._cassette import CassetteFormatError
+from agents_testing.core.cassette import CassetteFormatError
 
 from ._step import ModelStep
 

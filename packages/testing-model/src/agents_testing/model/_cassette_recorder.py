@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
 from agents.models.interface import Model, ModelProvider, ModelTracing
 
-from agents_testing.core._cassette_secrets import Scrubber
+from agents_testing.core.cassette import Scrubber
 
 from ._cassette_outcome import error_json, event_json, response_json, retry_advice_json
 from ._cassette_request import LiveRequest, RequestEncoder

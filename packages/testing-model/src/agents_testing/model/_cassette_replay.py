@@ -16,8 +16,7 @@ from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
 from agents.models.interface import Model, ModelProvider, ModelTracing
 
 from agents_testing.core import detach
-from agents_testing.core._cassette import CassetteMismatch
-from agents_testing.core._cassette_secrets import Scrubber
+from agents_testing.core.cassette import CassetteMismatch, Scrubber
 
 from ._cassette_request import LiveRequest, RequestEncoder, share_unchanged_parts
 from ._errors import ModelScriptError

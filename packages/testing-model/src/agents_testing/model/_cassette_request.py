@@ -19,8 +19,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
-from agents_testing.core._cassette_diff import diff_json, without_keys
-from agents_testing.core._cassette_secrets import Scrubber, scrub
+from agents_testing.core.cassette import Scrubber, diff_json, scrub, without_keys
 
 __all__ = [
     "DEFAULT_IGNORE",

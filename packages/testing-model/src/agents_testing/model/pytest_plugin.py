@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from agents_testing.core._cassette_pytest import CassetteOptions, body_passed
+from agents_testing.core.cassette_pytest import CassetteOptions, body_passed
 from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from agents_testing.model import CassetteModel, ModelCassette, ScriptedModelFactory
 
 # The record-mode option and the cassette marker, shared with the sandbox plugin.
-pytest_plugins = ["agents_testing.core._cassette_pytest"]
+pytest_plugins = ["agents_testing.core.cassette_pytest"]
 
 
 @pytest.fixture

@@ -29,19 +29,17 @@ from agents.sandbox.types import ExecResult
 from pydantic import TypeAdapter
 from pydantic_core import to_jsonable_python
 
-from agents_testing.core._cassette import (
+from agents_testing.core.cassette import (
     CassetteFormatError,
     CassetteMismatch,
-    dump_cassette,
-    read_cassette,
-    write_cassette,
-)
-from agents_testing.core._cassette_diff import diff_json
-from agents_testing.core._cassette_secrets import (
     CassetteSecretError,
     Scrubber,
+    diff_json,
+    dump_cassette,
+    read_cassette,
     scan_for_secrets,
     scrub,
+    write_cassette,
 )
 
 from ._call import SandboxCall

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from agents_testing.core._cassette_pytest import CassetteOptions, body_passed
+from agents_testing.core.cassette_pytest import CassetteOptions, body_passed
 from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     )
 
 # The record-mode option and the cassette marker, shared with the model plugin.
-pytest_plugins = ["agents_testing.core._cassette_pytest"]
+pytest_plugins = ["agents_testing.core.cassette_pytest"]
 
 
 @pytest.fixture
