@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any, cast
+from typing import Any
 
 import pytest
 from agents.realtime import (
@@ -453,7 +453,7 @@ async def test_predicate_gets_a_copy_so_mutating_it_changes_nothing_recorded() -
 
 @pytest.mark.asyncio
 async def test_union_of_event_classes_matches_any_of_them() -> None:
-    either_kind = cast("type[Any]", RealtimeModelSendAudio | RealtimeModelSendUserInput)
+    either_kind = RealtimeModelSendAudio | RealtimeModelSendUserInput
     model = ScriptedRealtimeModel(
         [RealtimeStep(expect=either_kind), RealtimeStep(expect=either_kind)]
     )
@@ -469,5 +469,5 @@ async def test_union_of_event_classes_matches_any_of_them() -> None:
 
 def test_union_with_a_class_that_is_not_an_outgoing_event_is_rejected() -> None:
     with pytest.raises(InvalidRealtimeStep) as caught:
-        RealtimeStep(expect=RealtimeModelSendAudio | int)  # type: ignore[arg-type]
+        RealtimeStep(expect=RealtimeModelSendAudio | int)
     assert caught.value.reason == "invalid_expect"

@@ -20,9 +20,10 @@ from ._fields import field_problem
 __all__ = ["RealtimeExpectation", "RealtimeStep", "validate_error", "validate_events"]
 
 RealtimeExpectation: TypeAlias = (
-    "RealtimeModelSendEvent | type[Any] | Callable[[RealtimeModelSendEvent], bool]"
+    "RealtimeModelSendEvent | type[Any] | types.UnionType"
+    " | Callable[[RealtimeModelSendEvent], bool]"
 )
-"""An exact outgoing event, an event class (isinstance) or a predicate."""
+"""An exact outgoing event, an event class or a union of them (isinstance) or a predicate."""
 
 _VALUE, _CLASS, _PREDICATE, _UNCHECKED_PREDICATE = 0, 1, 2, 3
 
