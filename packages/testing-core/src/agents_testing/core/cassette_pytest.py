@@ -4,6 +4,10 @@ A plugin module of its own, loaded by the boundary plugins (``pytest_plugins``),
 option and marker exist once however many boundaries are installed. The record mode is
 ``none`` unless asked otherwise, and always ``none`` when the ``CI`` environment
 variable is set: CI replays, it never records.
+
+PYTEST_DONT_REWRITE: the boundary plugins import this module before pytest registers it
+as a plugin, and it holds no assertions, so it asks pytest not to rewrite it (a
+"cannot be rewritten" warning would stop runs under ``-W error``).
 """
 
 from __future__ import annotations
