@@ -2,7 +2,8 @@
 
 1. A tool loop of N turns (N function calls, then a final answer: N + 1 model calls) is
    recorded once into a cassette (the recorded model is a ``ScriptedModel`` running the
-   same script, so no provider is needed). Then, side by side in one run, the loop runs
+   same script, with usage and response ids as a provider gives them, so no provider is
+   needed). Then, side by side in one run, the loop runs
    through ``Runner.run`` and ``Runner.run_streamed`` with ``ScriptedModel(script)`` and
    with ``ModelCassette(path).replay()``. The figure is the CPU time spent inside the
    model's methods (the replay also compares every request with the recorded one);
@@ -82,13 +83,27 @@ class _TimedIterator:
 
 
 def _script(turns: int, tag: str = "") -> list[Any]:
-    from agents_testing.model import assistant_message, function_call
+    """The loop's steps as a provider answers them: output, usage and a response id.
 
-    steps: list[Any] = [
+    A recording always holds usage and a response id, so the script carries them too:
+    the replay and the script then run exactly the same steps.
+    """
+    from agents.usage import Usage
+
+    from agents_testing.model import ModelStep, assistant_message, function_call
+
+    outputs: list[Any] = [
         [function_call("step", {"n": n}, call_id=f"call{tag}_{n}")] for n in range(turns)
     ]
-    steps.append([assistant_message("done")])
-    return steps
+    outputs.append([assistant_message("done")])
+    return [
+        ModelStep(
+            output=output,
+            usage=Usage(requests=1, input_tokens=20 + n, output_tokens=5, total_tokens=25 + n),
+            response_id=f"resp{tag}_{n}",
+        )
+        for n, output in enumerate(outputs)
+    ]
 
 
 async def _run(model: Any, turns: int, mode: str, text: str = "loop") -> None:

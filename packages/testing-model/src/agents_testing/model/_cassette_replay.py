@@ -9,28 +9,26 @@ request is compared with the recorded one; a difference raises
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
-from agents.models.interface import Model, ModelProvider, ModelTracing
+from agents.items import ModelResponse
+from agents.models.interface import Model, ModelProvider
 
-from agents_testing.core import detach
 from agents_testing.core.cassette import CassetteMismatch, Scrubber
 
-from ._cassette_request import LiveRequest, RequestEncoder, share_unchanged_parts
+from ._call import ModelCall
+from ._cassette_request import REQUEST_FIELDS, LiveRequest, RequestEncoder, share_unchanged_parts
 from ._errors import ModelScriptError
 from ._scripted_model import ScriptedModel
 from ._step import ModelStep
 
 if TYPE_CHECKING:
-    from agents.agent_output import AgentOutputSchemaBase
-    from agents.handoffs import Handoff
-    from agents.model_settings import ModelSettings
-    from agents.tool import Tool
-    from openai.types.responses.response_prompt_param import ResponsePromptParam
+    pass
 
 __all__ = ["CassetteModel", "CassetteModelProvider", "ModelRequestMismatch"]
+
+_OTHER_PARTS = tuple(name for name in REQUEST_FIELDS if name != "input")
 
 
 class ModelRequestMismatch(ModelScriptError, CassetteMismatch):
@@ -65,9 +63,10 @@ class CassetteModel(ScriptedModel):
     ) -> None:
         super().__init__(steps)
         self._shared = list(shared_prefixes)
-        # Detached copies of the last verified live input: the runner rebuilds every item
-        # each turn but keeps its strings, so comparing with these is the cheap way.
-        self._seen: list[Any] = []
+        # The snapshots of the last verified input (see _input_matches), and the last
+        # verified call with its recording (see _as_last_call).
+        self._seen: Sequence[Any] = ()
+        self._last: tuple[ModelCall, dict[str, Any]] | None = None
         self._requests = [dict(request) for request in requests]
         share_unchanged_parts(self._requests)
         self._ignore = ignore
@@ -80,123 +79,87 @@ class CassetteModel(ScriptedModel):
         """How many calls the cassette recorded."""
         return len(self._requests)
 
-    def _check(self, live: LiveRequest) -> None:
+    def _admit(self, call: ModelCall) -> None:
         index = self._checked
         if index < len(self._requests):
             recorded = self._requests[index]
+            snapshots = call._input
             input_checked = "input" in self._ignore or self._input_matches(
-                index, live.input, recorded.get("input")
+                index, snapshots, recorded.get("input")
             )
-            lines = self._encoder.differences(
-                recorded,
-                live,
-                ignore=self._ignore | {"input"} if input_checked else self._ignore,
-                scrubbers=self._scrubbers,
-            )
-            if lines:
-                raise ModelRequestMismatch(index, lines)
+            if not (input_checked and self._as_last_call(call, recorded)):
+                # The call's fields are the private snapshots ScriptedModel has just taken.
+                live = LiveRequest(
+                    call._system_instructions,
+                    snapshots if isinstance(snapshots, str) else list(snapshots),
+                    call._model_settings,
+                    call._tools,
+                    call._output_schema,
+                    call._handoffs,
+                    call._previous_response_id,
+                    call._conversation_id,
+                    call._prompt,
+                    call._streamed,
+                )
+                lines = self._encoder.differences(
+                    recorded,
+                    live,
+                    ignore=self._ignore | {"input"} if input_checked else self._ignore,
+                    scrubbers=self._scrubbers,
+                )
+                if lines:
+                    raise ModelRequestMismatch(index, lines)
+            self._last = (call, recorded)
         self._checked = index + 1
 
-    def _input_matches(self, index: int, live: Any, expected: Any) -> bool:
-        """Whether ``live`` equals the recorded input, checking only new items where it can."""
-        if not isinstance(live, list) or not isinstance(expected, list):
+    def _as_last_call(self, call: ModelCall, recorded: dict[str, Any]) -> bool:
+        """Whether every part but the input is as in the last verified call and recording.
+
+        Replays share one recorded object for a part that did not change, and
+        ``ScriptedModel`` one settings snapshot for settings that did not change, so
+        identity answers for most turns of a conversation.
+        """
+        last = self._last
+        if last is None:
             return False
+        before, before_recorded = last
+        for name in _OTHER_PARTS:
+            if recorded.get(name) is not before_recorded.get(name):
+                return False
+        return (
+            call._model_settings is before._model_settings
+            and call._system_instructions == before._system_instructions
+            and call._tools == before._tools
+            and call._handoffs == before._handoffs
+            and call._output_schema is before._output_schema
+            and call._prompt is None
+            and before._prompt is None
+            and call._previous_response_id == before._previous_response_id
+            and call._conversation_id == before._conversation_id
+            and call._streamed == before._streamed
+        )
+
+    def _input_matches(self, index: int, live: Any, expected: Any) -> bool:
+        """Whether ``live`` equals the recorded input, checking only new items where it can.
+
+        ``live`` holds the snapshots of the call, which share one object with the
+        previous call's snapshot wherever the item is unchanged; those positions were
+        verified then, and the recorded inputs share their first ``shared`` items too.
+        """
+        if isinstance(live, str) or not isinstance(expected, list):
+            return bool(live == expected)
         if len(live) != len(expected):
             return False
         seen = self._seen
         shared = self._shared[index] if index < len(self._shared) else 0
+        # Tuple equality looks at identity first, in C: shared snapshots cost next to nothing.
         if seen and shared == len(seen) and live[:shared] == seen:
-            if live[shared:] != expected[shared:]:
+            if list(live[shared:]) != expected[shared:]:
                 return False
-            self._seen = seen + [detach(item) for item in live[shared:]]
-            return True
-        if live != expected:
+        elif list(live) != expected:
             return False
-        self._seen = [detach(item) for item in live]
+        self._seen = tuple(live)
         return True
-
-    async def get_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[Any, Any]],
-        tracing: ModelTracing,
-        *,
-        previous_response_id: str | None = None,
-        conversation_id: str | None = None,
-        prompt: ResponsePromptParam | None = None,
-    ) -> ModelResponse:
-        self._check(
-            LiveRequest(
-                system_instructions,
-                input,
-                model_settings,
-                tools,
-                output_schema,
-                handoffs,
-                previous_response_id,
-                conversation_id,
-                prompt,
-                False,
-            )
-        )
-        return await super().get_response(
-            system_instructions,
-            input,
-            model_settings,
-            tools,
-            output_schema,
-            handoffs,
-            tracing,
-            previous_response_id=previous_response_id,
-            conversation_id=conversation_id,
-            prompt=prompt,
-        )
-
-    async def stream_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[Any, Any]],
-        tracing: ModelTracing,
-        *,
-        previous_response_id: str | None = None,
-        conversation_id: str | None = None,
-        prompt: ResponsePromptParam | None = None,
-    ) -> AsyncIterator[TResponseStreamEvent]:
-        self._check(
-            LiveRequest(
-                system_instructions,
-                input,
-                model_settings,
-                tools,
-                output_schema,
-                handoffs,
-                previous_response_id,
-                conversation_id,
-                prompt,
-                True,
-            )
-        )
-        async for event in super().stream_response(
-            system_instructions,
-            input,
-            model_settings,
-            tools,
-            output_schema,
-            handoffs,
-            tracing,
-            previous_response_id=previous_response_id,
-            conversation_id=conversation_id,
-            prompt=prompt,
-        ):
-            yield event
 
 
 class CassetteModelProvider(ModelProvider):

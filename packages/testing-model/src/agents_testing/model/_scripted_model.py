@@ -274,10 +274,14 @@ class ScriptedModel(Model):
         )
         index = len(self._calls)
         self._calls.append(call)
+        self._admit(call)
         queued = self._script.take()
         if queued is None:
             raise UnexpectedModelCall(call, index)
         return call, index, queued
+
+    def _admit(self, call: ModelCall) -> None:
+        """Check a recorded call before it takes a step; raising leaves the step in place."""
 
     def _failure(self, step: ModelStep) -> Exception:
         error = step.error
