@@ -238,6 +238,8 @@ async def test_a_changed_prompt_fails_replay_with_a_diff_naming_it(tmp_path: Pat
     )
     assert "model call 2 differs" in str(caught.value)
     assert model.remaining_steps == 3
+    # The differing request is on record, as an unexpected call would be.
+    assert [call.system_instructions for call in model.calls][-1] == "Book trains."
 
 
 @pytest.mark.asyncio
