@@ -19,7 +19,7 @@ def test_any_order_keeps_its_members_in_the_order_given() -> None:
 
 
 def test_a_group_position_is_consumed_in_any_order_then_the_script_moves_on() -> None:
-    script = StepScript(["first", GroupEntry(["x", "y", "z"]), "last"])
+    script: StepScript[str] = StepScript(["first", GroupEntry(["x", "y", "z"]), "last"])
 
     assert script.take() == "first"
     assert script.in_group()
@@ -36,7 +36,7 @@ def test_a_group_position_is_consumed_in_any_order_then_the_script_moves_on() ->
 
 
 def test_the_first_accepting_member_answers() -> None:
-    script = StepScript([GroupEntry(["read a", "read b", "exec"])])
+    script: StepScript[str] = StepScript([GroupEntry(["read a", "read b", "exec"])])
 
     assert script.take(lambda step: step.startswith("read")) == "read a"
     assert script.peek() == "read b"
@@ -44,7 +44,7 @@ def test_the_first_accepting_member_answers() -> None:
 
 def test_equal_members_are_told_apart_by_identity() -> None:
     first, second = ["same"], ["same"]
-    script = StepScript([GroupEntry([first, second])])
+    script: StepScript[list[str]] = StepScript([GroupEntry([first, second])])
 
     script.take_candidate(second)
 
@@ -62,11 +62,11 @@ def test_take_candidate_refuses_a_step_of_another_position() -> None:
 
 def test_pending_group_members_are_reported_as_unconsumed() -> None:
     class Leftover(Exception):
-        def __init__(self, pending: tuple[str, ...]) -> None:
+        def __init__(self, pending: tuple[object, ...]) -> None:
             super().__init__(pending)
             self.pending = pending
 
-    script = StepScript([GroupEntry(["x", "y"]), "last"])
+    script: StepScript[str] = StepScript([GroupEntry(["x", "y"]), "last"])
     script.take(lambda step: step == "y")
 
     with pytest.raises(Leftover) as info:

@@ -168,7 +168,7 @@ async def test_concurrent_runs_sharing_a_model_consume_a_group(streamed: bool) -
             pass
         return result.final_output
 
-    assert await asyncio.gather(one("a"), one("b")) == ["to a", "to b"]
+    assert list(await asyncio.gather(one("a"), one("b"))) == ["to a", "to b"]
     model.assert_complete()
 
 
@@ -234,7 +234,8 @@ def test_pending_steps_are_copies() -> None:
     model = ScriptedModel([any_order([assistant_message("x")])])
 
     copy = model.pending_steps[0]
-    copy.output[0].content[0].text = "changed"  # type: ignore[union-attr]
+    item: Any = copy.output[0]
+    item.content[0].text = "changed"
 
     assert model.pending_steps[0].output == (assistant_message("x"),)
 
@@ -283,8 +284,7 @@ async def _async_match(call: ModelCall) -> bool:
     [
         (
             "yes",
-            "Invalid model step #1: match must be a callable taking the ModelCall, got str "
-            "'yes'.",
+            "Invalid model step #1: match must be a callable taking the ModelCall, got str 'yes'.",
         ),
         (
             ModelCall,

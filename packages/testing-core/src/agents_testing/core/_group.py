@@ -17,10 +17,11 @@ from ._script import Entry
 __all__ = ["AnyOrder", "GroupEntry", "any_order", "build_group", "member_problem"]
 
 S = TypeVar("S")
+S_co = TypeVar("S_co", covariant=True)
 T = TypeVar("T")
 
 
-class AnyOrder(Generic[S]):
+class AnyOrder(Generic[S_co]):
     """Steps, as the test wrote them, that may be consumed in any order at one position.
 
     Build it with :func:`any_order`. ``steps`` holds the members in the order given, which
@@ -29,11 +30,11 @@ class AnyOrder(Generic[S]):
 
     __slots__ = ("_steps",)
 
-    def __init__(self, steps: Sequence[S]) -> None:
+    def __init__(self, steps: Sequence[S_co]) -> None:
         self._steps = tuple(steps)
 
     @property
-    def steps(self) -> tuple[S, ...]:
+    def steps(self) -> tuple[S_co, ...]:
         """The members, in the order given."""
         return self._steps
 

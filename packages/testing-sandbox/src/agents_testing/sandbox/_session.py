@@ -25,7 +25,7 @@ from agents.sandbox.session.sandbox_session_state import SandboxSessionState
 from agents.sandbox.snapshot import NoopSnapshot
 from agents.sandbox.types import ExecResult, User
 
-from agents_testing.core import StepScript
+from agents_testing.core import AnyOrder, StepScript
 
 from ._call import SandboxCall, copy_call, record_call
 from ._errors import (
@@ -58,7 +58,7 @@ class ScriptedSandboxSession(BaseSandboxSession):
 
     def __init__(
         self,
-        steps: Iterable[SandboxStepSpec] = (),
+        steps: Iterable[SandboxStepSpec | AnyOrder[SandboxStepSpec]] = (),
         *,
         manifest: Manifest | None = None,
     ) -> None:
@@ -415,7 +415,7 @@ _OPTIONAL_METHODS: dict[str, Offered] = {
 
 
 def scripted_sandbox_session(
-    steps: Iterable[SandboxStepSpec] = (),
+    steps: Iterable[SandboxStepSpec | AnyOrder[SandboxStepSpec]] = (),
     *,
     manifest: Manifest | None = None,
 ) -> ScriptedSandboxSession:
