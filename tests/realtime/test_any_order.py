@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import pytest
@@ -184,3 +185,18 @@ def test_malformed_groups_are_refused(steps: list[Any], message: str, reason: st
     assert str(info.value) == message
     assert info.value.reason == reason
     assert info.value.input_index == len(steps) - 1
+
+
+def test_the_group_send_error_pickles_with_its_fields() -> None:
+    error = UnexpectedRealtimeSend(
+        RealtimeModelSendUserInput(user_input="c"),
+        RealtimeModelSendUserInput(user_input="a"),
+        send_index=1,
+        step_index=1,
+        group_expects=(RealtimeModelSendUserInput(user_input="a"),),
+    )
+
+    copy = pickle.loads(pickle.dumps(error))
+
+    assert str(copy) == str(error)
+    assert copy.group_expects == error.group_expects

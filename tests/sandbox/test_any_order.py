@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -243,3 +245,32 @@ def test_group_members_offer_their_methods() -> None:
 
     assert hasattr(sandbox, "read")
     assert not hasattr(sandbox, "write")
+
+
+@pytest.mark.asyncio
+async def test_group_errors_pickle_with_their_fields() -> None:
+    sandbox = scripted_sandbox_session(
+        [
+            any_order(
+                {"method": "read", "result": b"notes"},
+                {"method": "exec", "match": _never, "result": _out("a")},
+            ),
+            {"method": "write"},
+        ]
+    )
+
+    async with sandbox:
+        with pytest.raises(UnexpectedSandboxCall) as unexpected:
+            await sandbox.write(Path("x"), io.BytesIO(b""))
+        with pytest.raises(SandboxCallMatcherError) as rejected:
+            await sandbox.exec("ls")
+
+    for error in (unexpected.value, rejected.value):
+        copy = pickle.loads(pickle.dumps(error))
+        assert str(copy) == str(error)
+    assert pickle.loads(pickle.dumps(unexpected.value)).group_methods == ("read", "exec")
+    assert pickle.loads(pickle.dumps(rejected.value)).group_members == 1
+
+
+def _never(call: Any) -> bool:
+    return False

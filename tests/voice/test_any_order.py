@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import pickle
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -213,3 +215,22 @@ def test_results_with_a_matcher_compare_by_chunks_and_matcher() -> None:
     assert TTSResult([FIRST], match=accept) == TTSResult([FIRST], match=accept)
     assert TTSResult([FIRST], match=accept) != TTSResult([FIRST])
     assert TTSResult([FIRST]).match is None
+
+
+def test_the_matcher_error_pickles_with_its_fields() -> None:
+    # The SDK's default settings hold a local text splitter, which pickle cannot carry.
+    call = SimpleNamespace(text="Hi.")
+    error = VoiceCallMatcherError("tts", call, 2, 3)
+
+    copy = pickle.loads(pickle.dumps(error))
+
+    assert (
+        str(copy)
+        == str(error)
+        == (
+            "The matchers of the any_order() group (3 pending member(s)) rejected TTS call #3 "
+            "(text 'Hi.'). Fix the matcher or the order of the results, or inspect the error's "
+            "call to see what the pipeline asked for."
+        )
+    )
+    assert (copy.operation, copy.call, copy.call_index, copy.group_members) == ("tts", call, 2, 3)
