@@ -90,3 +90,26 @@ def test_build_group_builds_each_member_with_its_position() -> None:
 
     assert isinstance(entry, GroupEntry)
     assert entry.pending() == ("0:a", "1:b")
+
+
+def test_every_boundary_and_bridged_module_serves_the_one_helper() -> None:
+    import agents.realtime.testing
+    import agents.testing
+    import agents.voice.testing
+
+    import agents_testing.model
+    import agents_testing.realtime
+    import agents_testing.sandbox
+    import agents_testing.voice
+
+    for module in (
+        agents_testing.model,
+        agents_testing.sandbox,
+        agents_testing.realtime,
+        agents_testing.voice,
+        agents.testing,
+        agents.realtime.testing,
+        agents.voice.testing,
+    ):
+        assert module.any_order is any_order, module.__name__
+    assert any_order.__module__ == "agents_testing.core"
