@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 from ._script import Entry
+from ._values import safe_repr
 
 __all__ = ["AnyOrder", "GroupEntry", "any_order", "build_group", "member_problem"]
 
@@ -48,8 +49,6 @@ class AnyOrder(Generic[S_co]):
         return hash(("AnyOrder", len(self._steps)))
 
     def __repr__(self) -> str:
-        from ._values import safe_repr
-
         return f"any_order({', '.join(safe_repr(step, 80) for step in self._steps)})"
 
 
