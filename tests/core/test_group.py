@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agents_testing.core import AnyOrder, GroupEntry, StepScript, any_order, build_group
 
@@ -113,3 +115,16 @@ def test_every_boundary_and_bridged_module_serves_the_one_helper() -> None:
     ):
         assert module.any_order is any_order, module.__name__
     assert any_order.__module__ == "agents_testing.core"
+
+
+@given(st.permutations(["a", "b", "c", "d"]))
+def test_a_group_is_used_up_by_its_members_in_every_order(order: list[str]) -> None:
+    script: StepScript[str] = StepScript(["first", GroupEntry(["a", "b", "c", "d"]), "last"])
+    assert script.take() == "first"
+
+    taken = [script.take(wanted.__eq__) for wanted in order]
+
+    assert taken == order
+    assert not script.in_group()
+    assert script.pending() == ("last",)
+    assert script.consumed == 5

@@ -8,6 +8,8 @@ Message shapes are stable so that tests can ``match=`` on them:
 
 - ``InvalidModelStep``: ``"Invalid model step #N: <what is wrong>"``;
 - ``UnexpectedModelCall``: ``"Unexpected model call #N: the script has no step left ..."``;
+- ``ModelCallMatcherError``: ``"Model matcher of step #N rejected call #M. ..."`` (or
+  ``"Model matchers rejected call #M: none of the K pending member(s) ..."`` for a group);
 - ``UnconsumedModelSteps``: ``"N scripted model step(s) were not consumed ..."``;
 - ``InvalidModelArgument``: ``"Invalid argument <name>: expected <type>, got <value>."``.
 """
