@@ -337,3 +337,17 @@ def test_match_is_kept_by_the_step_builders() -> None:
     assert ModelStep.respond(lambda call: [], match=accept).match is accept
     assert ModelStep.raise_error(ValueError("x"), match=accept).match is accept
     assert ModelStep.stream([], match=accept).match is accept
+
+
+@pytest.mark.asyncio
+async def test_a_responder_cannot_answer_with_a_group(run: RunAgent, streamed: bool) -> None:
+    model = ScriptedModel([ModelStep.respond(lambda call: any_order([assistant_message("a")]))])
+
+    with pytest.raises(InvalidModelStep) as info:
+        await run(Agent(name="assistant", model=model), "Hi", streamed=streamed)
+
+    assert str(info.value) == (
+        "Invalid model step #1: a responder returned an any_order() group; a responder "
+        "answers one call, so return one step form, and put groups in the script itself."
+    )
+    assert info.value.reason == "invalid_group"

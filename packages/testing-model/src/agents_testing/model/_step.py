@@ -184,6 +184,14 @@ def normalize_step(value: object, index: int) -> QueuedStep:
     """
     if isinstance(value, ModelStep):
         return QueuedStep(_validated(value, index), index)
+    if isinstance(value, AnyOrder):
+        # Reached from a responder: groups are positions of the script, not answers.
+        raise InvalidModelStep(
+            "invalid_group",
+            index,
+            "a responder returned an any_order() group; a responder answers one call, so "
+            "return one step form, and put groups in the script itself.",
+        )
     if isinstance(value, ModelResponse):
         step = ModelStep(
             output=value.output,
