@@ -16,6 +16,7 @@ from agents.testing import (
     SandboxCall,
     SandboxCallMatcherError,
     ScriptedModel,
+    any_order,
     assistant_message,
     function_call,
 )
@@ -137,6 +138,50 @@ async def test_a_responder_answers_shell_commands_from_a_table_of_files(
     assert first.endswith(ITINERARY)
     assert second.endswith("Window seat, please.\n")
     assert [call.args for call in sandbox.calls] == [(f"cat {ITINERARY_FILE}",), ("cat notes.md",)]
+
+
+@pytest.mark.asyncio
+async def test_parallel_reads_are_answered_by_what_they_read_in_any_order(
+    scripted_model: ScriptModel, scripted_sandbox: ScriptSandbox, run_config: RunConfig
+) -> None:
+    # The two commands of one response run concurrently: the group does not fix their order.
+    sandbox = scripted_sandbox(
+        [
+            any_order(
+                {
+                    "method": "exec",
+                    "match": lambda call: call.args == ("cat notes.md",),
+                    "result": shell_output("Window seat, please.\n"),
+                },
+                {
+                    "method": "exec",
+                    "match": lambda call: call.args == (f"cat {ITINERARY_FILE}",),
+                    "result": shell_output(ITINERARY),
+                },
+            )
+        ]
+    )
+    model = scripted_model(
+        [
+            [
+                function_call("exec_command", {"cmd": f"cat {ITINERARY_FILE}"}, call_id="c1"),
+                function_call("exec_command", {"cmd": "cat notes.md"}, call_id="c2"),
+            ],
+            [assistant_message("Your itinerary is fine; you asked for a window seat.")],
+        ]
+    )
+
+    async with sandbox:
+        await revise_itinerary(
+            "Check my trip against my notes",
+            sandbox=SandboxRunConfig(session=sandbox),
+            model=model,
+            run_config=run_config,
+        )
+
+    first, second = tool_outputs(model)
+    assert first.endswith(ITINERARY)
+    assert second.endswith("Window seat, please.\n")
 
 
 # The session reports the mismatch again at the end; this test checks it itself.

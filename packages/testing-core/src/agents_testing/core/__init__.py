@@ -26,6 +26,7 @@ from ._errors import (
     UnexpectedCallError,
     ordinal,
 )
+from ._group import AnyOrder, GroupEntry, any_order, build_group, member_problem
 from ._script import Entry, StepScript
 from ._snapshot import detach, readonly
 from ._snapshot_cache import SnapshotCache
@@ -33,6 +34,7 @@ from ._values import exception_problem, safe_repr
 
 __all__ = [
     "AgentsTestingError",
+    "AnyOrder",
     "CassetteError",
     "CassetteFormatError",
     "CassetteMismatch",
@@ -40,6 +42,7 @@ __all__ = [
     "CassetteSecretError",
     "CassetteVersionError",
     "Entry",
+    "GroupEntry",
     "InvalidStepError",
     "MissingBoundaryError",
     "ModelRequestBlocked",
@@ -51,8 +54,11 @@ __all__ = [
     "UnconsumedStepsError",
     "UncopyableValue",
     "UnexpectedCallError",
+    "any_order",
+    "build_group",
     "detach",
     "exception_problem",
+    "member_problem",
     "ordinal",
     "readonly",
     "safe_repr",

@@ -46,6 +46,7 @@ _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
             "InvalidModelArgument",
             "InvalidModelStep",
             "ModelCall",
+            "ModelCallMatcherError",
             "ModelCassette",
             "ModelRequestMismatch",
             "ModelScriptError",
@@ -58,6 +59,7 @@ _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
             "ScriptedModelFactory",
             "UnconsumedModelSteps",
             "UnexpectedModelCall",
+            "any_order",
             "assistant_message",
             "function_call",
         }
@@ -78,6 +80,7 @@ _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
             "ScriptedSandboxSession",
             "UnconsumedSandboxSteps",
             "UnexpectedSandboxCall",
+            "any_order",
             "scripted_sandbox_session",
         }
     ),

@@ -44,8 +44,8 @@ class StepScript(Generic[S]):
 
     __slots__ = ("_consumed", "_entries")
 
-    def __init__(self, steps: Iterable[S] = ()) -> None:
-        self._entries: deque[Entry[S]] = deque(Entry(step) for step in steps)
+    def __init__(self, steps: Iterable[S | Entry[S]] = ()) -> None:
+        self._entries: deque[Entry[S]] = deque(_entry(step) for step in steps)
         self._consumed = 0
 
     def append(self, step: S) -> None:
@@ -56,9 +56,9 @@ class StepScript(Generic[S]):
         """Queue a custom entry (for example a group of steps) at the end."""
         self._entries.append(entry)
 
-    def extend(self, steps: Iterable[S]) -> None:
-        """Queue already-validated steps at the end, in order."""
-        self._entries.extend(Entry(step) for step in steps)
+    def extend(self, steps: Iterable[S | Entry[S]]) -> None:
+        """Queue already-validated steps (or custom entries) at the end, in order."""
+        self._entries.extend(_entry(step) for step in steps)
 
     @property
     def consumed(self) -> int:
@@ -84,6 +84,19 @@ class StepScript(Generic[S]):
         if not self._entries:
             return None
         return self._entries[0].candidates()[0]
+
+    def candidates(self) -> tuple[S, ...]:
+        """The steps the next call may consume, in preference order (empty when done).
+
+        One step for a plain position; every pending member for a group.
+        """
+        if not self._entries:
+            return ()
+        return self._entries[0].candidates()
+
+    def in_group(self) -> bool:
+        """Whether the next position is a custom entry (a group) rather than one step."""
+        return bool(self._entries) and type(self._entries[0]) is not Entry
 
     def take(self, accept: Callable[[S], bool] | None = None) -> S | None:
         """Consume and return the first eligible step that ``accept`` agrees to.
@@ -111,7 +124,20 @@ class StepScript(Generic[S]):
                 return step
         return None
 
+    def take_candidate(self, step: S) -> None:
+        """Consume ``step``, one of :meth:`candidates` (the very object), chosen by the caller.
+
+        For doubles whose choice needs more than a yes/no (telling a method mismatch from
+        a matcher rejection, say): they look at the candidates, then take the one chosen.
+        """
+        if self.take(lambda candidate: candidate is step) is None:
+            raise ValueError("the step is not a candidate of the next script position")
+
     def assert_complete(self, error: Callable[[tuple[S, ...]], BaseException]) -> None:
         """Raise ``error(pending)`` when steps are left; do nothing otherwise."""
         if self._entries:
             raise error(self.pending())
+
+
+def _entry(step: S | Entry[S]) -> Entry[S]:
+    return step if isinstance(step, Entry) else Entry(step)

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from agents_testing.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from agents_testing.core import any_order
+
     from ._call import InputMessage, ModelCall
     from ._cassette import ModelCassette
     from ._cassette_outcome import ReplayedModelError
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
     from ._errors import (
         InvalidModelArgument,
         InvalidModelStep,
+        ModelCallMatcherError,
         ModelScriptError,
         UnconsumedModelSteps,
         UnexpectedModelCall,
@@ -34,6 +37,7 @@ __all__ = [
     "InvalidModelArgument",
     "InvalidModelStep",
     "ModelCall",
+    "ModelCallMatcherError",
     "ModelCassette",
     "ModelRequestMismatch",
     "ModelScriptError",
@@ -46,6 +50,7 @@ __all__ = [
     "ScriptedModelFactory",
     "UnconsumedModelSteps",
     "UnexpectedModelCall",
+    "any_order",
     "assistant_message",
     "function_call",
 ]
@@ -66,6 +71,7 @@ if not TYPE_CHECKING:
             "InvalidModelArgument": "._errors",
             "InvalidModelStep": "._errors",
             "ModelCall": "._call",
+            "ModelCallMatcherError": "._errors",
             "ModelCassette": "._cassette",
             "ModelRequestMismatch": "._cassette_replay",
             "ModelScriptError": "._errors",
@@ -78,6 +84,7 @@ if not TYPE_CHECKING:
             "ScriptedModelFactory": "._factory",
             "UnconsumedModelSteps": "._errors",
             "UnexpectedModelCall": "._errors",
+            "any_order": "agents_testing.core",
             "assistant_message": "._items",
             "function_call": "._items",
         },

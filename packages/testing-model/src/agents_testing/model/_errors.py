@@ -8,6 +8,8 @@ Message shapes are stable so that tests can ``match=`` on them:
 
 - ``InvalidModelStep``: ``"Invalid model step #N: <what is wrong>"``;
 - ``UnexpectedModelCall``: ``"Unexpected model call #N: the script has no step left ..."``;
+- ``ModelCallMatcherError``: ``"Model matcher of step #N rejected call #M. ..."`` (or
+  ``"Model matchers rejected call #M: none of the K pending member(s) ..."`` for a group);
 - ``UnconsumedModelSteps``: ``"N scripted model step(s) were not consumed ..."``;
 - ``InvalidModelArgument``: ``"Invalid argument <name>: expected <type>, got <value>."``.
 """
@@ -32,6 +34,7 @@ __all__ = [
     "InvalidModelArgument",
     "InvalidModelStep",
     "InvalidModelStepReason",
+    "ModelCallMatcherError",
     "ModelScriptError",
     "UnconsumedModelSteps",
     "UnexpectedModelCall",
@@ -45,6 +48,8 @@ InvalidModelStepReason = Literal[
     "invalid_stream_events",
     "conflicting_outcomes",
     "invalid_retry_advice",
+    "invalid_matcher",
+    "invalid_group",
 ]
 
 
@@ -93,6 +98,51 @@ class UnexpectedModelCall(ModelScriptError, UnexpectedCallError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.call, self.call_index))
+
+
+class ModelCallMatcherError(ModelScriptError, UnexpectedCallError):
+    """The ``match`` of every step that could answer a call returned ``False``.
+
+    Nothing is consumed. ``call`` is the recorded request and ``call_index`` its 0-based
+    position in ``ScriptedModel.calls``; ``input_index`` is the 0-based index of the
+    rejecting step (of the group, for an ``any_order`` group) in the sequence it was
+    queued with; ``pending_steps`` holds copies of the steps that rejected the call (the
+    pending members of the group, or the one step); ``in_group`` says whether the
+    position was a group. A matcher that raises propagates its own exception instead,
+    and also leaves the step pending.
+    """
+
+    def __init__(
+        self,
+        call: ModelCall,
+        call_index: int,
+        input_index: int,
+        pending_steps: tuple[ModelStep, ...],
+        in_group: bool = False,
+    ) -> None:
+        self.call = call
+        self.call_index = call_index
+        self.input_index = input_index
+        self.pending_steps = pending_steps
+        self.in_group = in_group
+        number, step = ordinal(call_index), ordinal(input_index)
+        if in_group:
+            text = (
+                f"Model matchers rejected call #{number}: none of the {len(pending_steps)} "
+                f"pending member(s) of the any_order() group (step #{step}) accepts it."
+            )
+        else:
+            text = f"Model matcher of step #{step} rejected call #{number}."
+        super().__init__(
+            f"{text} Fix the matcher or the step order, or inspect the error's call to see "
+            f"what the workflow sent."
+        )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (
+            type(self),
+            (self.call, self.call_index, self.input_index, self.pending_steps, self.in_group),
+        )
 
 
 class UnconsumedModelSteps(ModelScriptError, UnconsumedStepsError):

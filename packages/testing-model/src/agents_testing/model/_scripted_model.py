@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import AsyncIterator, Iterable
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
@@ -12,17 +13,33 @@ from agents.models.interface import Model, ModelTracing
 from agents.usage import Usage
 from pydantic import BaseModel
 
-from agents_testing.core import SnapshotCache, StepScript, compat, detach, ordinal, safe_repr
+from agents_testing.core import (
+    Entry,
+    SnapshotCache,
+    StepScript,
+    compat,
+    detach,
+    ordinal,
+    safe_repr,
+)
 
 from ._call import ModelCall
 from ._errors import (
     InvalidModelArgument,
     InvalidModelStep,
+    ModelCallMatcherError,
     UnconsumedModelSteps,
     UnexpectedModelCall,
 )
 from ._resolve import resolve_step, strict_events
-from ._step import ModelStep, QueuedStep, StepInput, copy_step, normalize_step
+from ._step import (
+    ModelStep,
+    QueuedStep,
+    StepInput,
+    copy_step,
+    normalize_entry,
+    responder_signature_known,
+)
 from ._streaming import (
     SCRIPTED_MODEL_NAME,
     lifecycle_events,
@@ -49,7 +66,9 @@ class ScriptedModel(Model):
 
     Steps are consumed strictly in order, one per model call, whether the runner
     calls ``get_response`` (``Runner.run``) or ``stream_response``
-    (``Runner.run_streamed``). Every call is recorded before its step is resolved.
+    (``Runner.run_streamed``); an ``any_order(...)`` group is one position whose members
+    answer calls in any order (each call gets the first pending member whose ``match``
+    accepts it). Every call is recorded before its step is resolved.
     Apart from the constructor, the inspection properties, ``enqueue``, ``extend``
     and ``assert_complete``, all methods are the ``Model`` base class's.
     """
@@ -82,8 +101,12 @@ class ScriptedModel(Model):
     # -- scripting -----------------------------------------------------------------
 
     def enqueue(self, step: StepInput) -> None:
-        """Validate one step (reported as input index 0) and queue it at the end."""
-        self._script.append(normalize_step(step, 0))
+        """Validate one step or ``any_order`` group (input index 0) and queue it at the end."""
+        entry = normalize_entry(step, 0)
+        if isinstance(entry, QueuedStep):
+            self._script.append(entry)
+        else:
+            self._script.append_entry(entry)
 
     def extend(self, steps: Iterable[StepInput]) -> None:
         """Validate ``steps`` (indices relative to this sequence) and queue them in order.
@@ -111,8 +134,17 @@ class ScriptedModel(Model):
 
     @property
     def remaining_steps(self) -> int:
-        """How many scripted steps have not been consumed yet."""
+        """How many scripted steps have not been consumed yet (group members count one each)."""
         return len(self._script)
+
+    @property
+    def pending_steps(self) -> tuple[ModelStep, ...]:
+        """Copies of the steps not consumed yet, in script order (group members included).
+
+        Changing a returned step changes nothing queued; responders, matchers and error
+        objects are the ones the test scripted.
+        """
+        return tuple(copy_step(queued.step) for queued in self._script)
 
     def assert_complete(self) -> None:
         """Raise :class:`UnconsumedModelSteps` if any scripted step was never used."""
@@ -275,10 +307,29 @@ class ScriptedModel(Model):
         index = len(self._calls)
         self._calls.append(call)
         self._admit(call)
-        queued = self._script.take()
-        if queued is None:
+        return call, index, self._take(call, index)
+
+    def _take(self, call: ModelCall, index: int) -> QueuedStep:
+        head = self._script.peek()
+        if head is None:
             raise UnexpectedModelCall(call, index)
-        return call, index, queued
+        if head.step.match is None and not self._script.in_group():
+            self._script.take()
+            return head
+        # The first pending candidate whose matcher accepts answers the call; members of a
+        # group without a matcher accept anything, in the order the test gave them.
+        candidates = self._script.candidates()
+        for queued in candidates:
+            if _accepts(queued, call):
+                self._script.take_candidate(queued)
+                return queued
+        raise ModelCallMatcherError(
+            call,
+            index,
+            head.input_index,
+            tuple(copy_step(queued.step) for queued in candidates),
+            self._script.in_group(),
+        )
 
     def _admit(self, call: ModelCall) -> None:
         """Check a recorded call before it takes a step; raising leaves the step in place."""
@@ -331,7 +382,7 @@ class ScriptedModel(Model):
         )
 
 
-def _normalize_all(steps: Iterable[StepInput]) -> list[QueuedStep]:
+def _normalize_all(steps: Iterable[StepInput]) -> list[QueuedStep | Entry[QueuedStep]]:
     if isinstance(steps, (str, bytes, bytearray, dict)) or not isinstance(steps, Iterable):
         raise InvalidModelStep(
             "invalid_input",
@@ -346,7 +397,36 @@ def _normalize_all(steps: Iterable[StepInput]) -> list[QueuedStep]:
             "steps must be a sequence of steps, got a single output item; one response is "
             "a list of items, so write ScriptedModel([[item]]).",
         )
-    return [normalize_step(step, index) for index, step in enumerate(steps)]
+    return [normalize_entry(step, index) for index, step in enumerate(steps)]
+
+
+def _accepts(queued: QueuedStep, call: ModelCall) -> bool:
+    match = queued.step.match
+    if match is None:
+        return True
+    try:
+        verdict = match(call)
+    except TypeError as error:
+        if responder_signature_known(match):
+            raise  # the matcher's own error, from inside it
+        raise InvalidModelStep(
+            "invalid_matcher",
+            queued.input_index,
+            "calling match with the ModelCall failed; a matcher takes the ModelCall as its "
+            "only argument.",
+        ) from error
+    if inspect.isawaitable(verdict):
+        close = getattr(verdict, "close", None)
+        if callable(close):
+            close()  # never awaited: closing it avoids a "never awaited" warning
+        raise InvalidModelStep(
+            "invalid_matcher",
+            queued.input_index,
+            "match returned an awaitable; a matcher must answer at once (a plain function "
+            "returning False to reject the call).",
+        )
+    # As for sandbox matchers, only False rejects: None, 0 or any other value accepts.
+    return verdict is not False
 
 
 def _raw_usage_if_asked(step: ModelStep, settings: ModelSettings) -> dict[str, Any] | None:

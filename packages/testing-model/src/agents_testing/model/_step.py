@@ -16,7 +16,15 @@ from agents.items import ModelResponse, TResponseOutputItem, TResponseStreamEven
 from agents.retry import ModelRetryAdvice
 from agents.usage import Usage
 
-from agents_testing.core import detach, exception_problem, safe_repr
+from agents_testing.core import (
+    AnyOrder,
+    GroupEntry,
+    build_group,
+    detach,
+    exception_problem,
+    member_problem,
+    safe_repr,
+)
 
 from ._errors import InvalidModelStep
 from ._validation import (
@@ -35,11 +43,14 @@ __all__ = [
     "ModelStep",
     "ModelStepSpec",
     "QueuedStep",
+    "Matcher",
     "Responder",
     "StepInput",
     "StreamEventsFactory",
     "check_stream_event",
     "copy_step",
+    "matcher_problem",
+    "normalize_entry",
     "normalize_step",
     "responder_signature_known",
 ]
@@ -54,6 +65,9 @@ call, or an async function returning the event sequence."""
 Responder = Callable[["ModelCall"], Any]
 """A sync or async callable taking the recorded call and returning any step form."""
 
+Matcher = Callable[["ModelCall"], object]
+"""A plain callable taking the recorded call; only ``False`` rejects the call."""
+
 
 class ModelStepSpec(TypedDict, total=False):
     """The dict form of a :class:`ModelStep`; every key is optional."""
@@ -67,6 +81,7 @@ class ModelStepSpec(TypedDict, total=False):
     responder: Responder
     stream_events: Sequence[TResponseStreamEvent] | StreamEventsFactory
     retry_advice: ModelRetryAdvice
+    match: Matcher
 
 
 StepInput = Union[
@@ -76,8 +91,9 @@ StepInput = Union[
     ModelResponse,
     Sequence[TResponseOutputItem],
     Exception,
+    "AnyOrder[Any]",
 ]
-"""Anything :class:`ScriptedModel` accepts as one step."""
+"""Anything :class:`ScriptedModel` accepts as one step (or one any-order group of them)."""
 
 _SPEC_KEYS = frozenset(ModelStepSpec.__annotations__)
 
@@ -102,6 +118,9 @@ class ModelStep:
     responder: Responder | None = None
     stream_events: Sequence[TResponseStreamEvent] | StreamEventsFactory | None = None
     retry_advice: ModelRetryAdvice | None = None
+    #: Checked against the recorded ``ModelCall`` before the step answers: only ``False``
+    #: rejects (the step stays pending); an exception propagates and also leaves it pending.
+    match: Matcher | None = None
 
     def __post_init__(self) -> None:
         # A list handed in stays the test's own: the step keeps a tuple of its items,
@@ -113,9 +132,9 @@ class ModelStep:
                 object.__setattr__(self, name, tuple(value))
 
     @classmethod
-    def respond(cls, responder: Responder) -> ModelStep:
+    def respond(cls, responder: Responder, *, match: Matcher | None = None) -> ModelStep:
         """A step whose outcome ``responder(call)`` (sync or async) returns as any step form."""
-        return cls(responder=responder)
+        return cls(responder=responder, match=match)
 
     @classmethod
     def stream(
@@ -125,16 +144,27 @@ class ModelStep:
         output: Sequence[TResponseOutputItem] = (),
         usage: Usage | None = None,
         response_id: str | None = None,
+        match: Matcher | None = None,
     ) -> ModelStep:
         """A step that streams exactly ``events``; a non-streamed call returns ``output``."""
-        return cls(stream_events=events, output=output, usage=usage, response_id=response_id)
+        return cls(
+            stream_events=events,
+            output=output,
+            usage=usage,
+            response_id=response_id,
+            match=match,
+        )
 
     @classmethod
     def raise_error(
-        cls, error: Exception, *, retry_advice: ModelRetryAdvice | None = None
+        cls,
+        error: Exception,
+        *,
+        retry_advice: ModelRetryAdvice | None = None,
+        match: Matcher | None = None,
     ) -> ModelStep:
         """A step whose call raises ``error``; ``get_retry_advice`` reports ``retry_advice``."""
-        return cls(error=error, retry_advice=retry_advice)
+        return cls(error=error, retry_advice=retry_advice, match=match)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -154,6 +184,14 @@ def normalize_step(value: object, index: int) -> QueuedStep:
     """
     if isinstance(value, ModelStep):
         return QueuedStep(_validated(value, index), index)
+    if isinstance(value, AnyOrder):
+        # Reached from a responder: groups are positions of the script, not answers.
+        raise InvalidModelStep(
+            "invalid_group",
+            index,
+            "a responder returned an any_order() group; a responder answers one call, so "
+            "return one step form, and put groups in the script itself.",
+        )
     if isinstance(value, ModelResponse):
         step = ModelStep(
             output=value.output,
@@ -190,6 +228,29 @@ def normalize_step(value: object, index: int) -> QueuedStep:
         f"got {describe(value)}; a step is a ModelStep, a step dict, a ModelResponse, "
         f"a sequence of output items (e.g. [assistant_message('...')]) or an exception.",
     )
+
+
+def normalize_entry(value: object, index: int) -> QueuedStep | GroupEntry[QueuedStep]:
+    """Validate one script position: a step in any accepted form, or an ``any_order`` group.
+
+    Every member of a group is validated as a step; errors name the group's index and the
+    member (counted from 1) in their detail.
+    """
+    if not isinstance(value, AnyOrder):
+        return normalize_step(value, index)
+
+    def member(position: int, step: object) -> QueuedStep:
+        try:
+            return normalize_step(step, index)
+        except InvalidModelStep as error:
+            raise InvalidModelStep(
+                error.reason, index, member_problem(position, error.detail)
+            ) from None
+
+    entry = build_group(value, member)
+    if isinstance(entry, str):
+        raise InvalidModelStep("invalid_group", index, entry)
+    return entry
 
 
 def copy_step(step: ModelStep) -> ModelStep:
@@ -230,6 +291,10 @@ def _checked(step: ModelStep, index: int) -> ModelStep:
         problem = responder_problem(step.responder)
         if problem is not None:
             raise InvalidModelStep("invalid_responder", index, problem)
+    if step.match is not None:
+        problem = matcher_problem(step.match)
+        if problem is not None:
+            raise InvalidModelStep("invalid_matcher", index, problem)
     events = _stream_events(step.stream_events, index)
     if step.retry_advice is not None:
         if not isinstance(step.retry_advice, ModelRetryAdvice):
@@ -296,6 +361,35 @@ def responder_problem(responder: object, what: str = "responder") -> str | None:
         return (
             f"{what} {safe_repr(name, 60)}{safe_repr(str(signature), 80)} cannot be "
             f"called with the ModelCall as its only argument."
+        )
+    return None
+
+
+def matcher_problem(match: object) -> str | None:
+    """Why ``match`` cannot judge a ``ModelCall`` at once, when that can be told now."""
+    if isinstance(match, type):
+        return f"match must be a function taking the ModelCall, not the class {match.__name__}."
+    if not callable(match):
+        return f"match must be a callable taking the ModelCall, got {describe(match)}."
+    if (
+        inspect.iscoroutinefunction(match)
+        or inspect.isgeneratorfunction(match)
+        or inspect.isasyncgenfunction(match)
+    ):
+        return (
+            "match must be a plain (not async, not generator) callable taking the ModelCall: "
+            "it answers before the call is taken, so that concurrent calls keep their order."
+        )
+    signature = _signature(match)
+    if signature is None:
+        return None
+    try:
+        signature.bind(None)
+    except TypeError:
+        name = getattr(match, "__qualname__", None) or type(match).__name__
+        return (
+            f"match {safe_repr(name, 60)}{safe_repr(str(signature), 80)} cannot be called "
+            f"with the ModelCall as its only argument."
         )
     return None
 

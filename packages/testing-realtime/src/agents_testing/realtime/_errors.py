@@ -44,7 +44,8 @@ class InvalidRealtimeStep(RealtimeScriptError, InvalidStepError, ValueError):
     argument keeps working.
 
     ``reason`` is one of ``invalid_input`` (a ``steps`` item is not a
-    :class:`RealtimeStep`), ``invalid_expect`` (an expectation that can never work, or
+    :class:`RealtimeStep`), ``invalid_group`` (an empty or nested ``any_order()``),
+    ``invalid_expect`` (an expectation that can never work, or
     a predicate that failed to give a bool when called), ``invalid_event`` (not a
     normalized ``RealtimeModelEvent``, or one with a field of the wrong type),
     ``invalid_error`` (not an ``Exception`` that can be raised), ``invalid_argument``
@@ -90,7 +91,9 @@ class UnexpectedRealtimeSend(RealtimeScriptError, UnexpectedCallError):
     ``actual`` is a detached copy of the sent event, ``expected`` the pending step's
     ``expect`` (``None`` when the script was used up), ``send_index`` the 0-based
     position of the send in ``sent_events`` and ``step_index`` the 0-based position
-    of the pending step (``None`` when none was left).
+    of the pending step (``None`` when none was left). When the pending position is an
+    ``any_order()`` group, ``group_expects`` holds the ``expect`` of each pending member
+    (``expected`` is the first of them); otherwise it is empty.
     """
 
     def __init__(
@@ -100,12 +103,22 @@ class UnexpectedRealtimeSend(RealtimeScriptError, UnexpectedCallError):
         *,
         send_index: int,
         step_index: int | None,
+        group_expects: tuple[Any, ...] = (),
     ) -> None:
         self.actual = actual
         self.expected = expected
         self.send_index = send_index
         self.step_index = step_index
-        if step_index is None:
+        self.group_expects = group_expects
+        if group_expects and step_index is not None:
+            expects = ", ".join(safe_repr(expect, 80) for expect in group_expects)
+            message = (
+                f"Send {ordinal(send_index)} ({safe_repr(actual)}) matches no pending member "
+                f"of the any_order() group at step {ordinal(step_index)}, which expect: "
+                f"{expects}. Fix the steps or the expectations, or pass strict=False to let "
+                "unrelated sends through."
+            )
+        elif step_index is None:
             message = (
                 f"Send {ordinal(send_index)} ({safe_repr(actual)}) arrived after every scripted "
                 "step was used. Add a RealtimeStep that expects it, or pass strict=False "
@@ -123,14 +136,24 @@ class UnexpectedRealtimeSend(RealtimeScriptError, UnexpectedCallError):
     def __reduce__(self) -> tuple[object, ...]:
         return (
             _rebuild_unexpected_send,
-            (self.actual, self.expected, self.send_index, self.step_index),
+            (self.actual, self.expected, self.send_index, self.step_index, self.group_expects),
         )
 
 
 def _rebuild_unexpected_send(
-    actual: Any, expected: Any, send_index: int, step_index: int | None
+    actual: Any,
+    expected: Any,
+    send_index: int,
+    step_index: int | None,
+    group_expects: tuple[Any, ...] = (),
 ) -> UnexpectedRealtimeSend:
-    return UnexpectedRealtimeSend(actual, expected, send_index=send_index, step_index=step_index)
+    return UnexpectedRealtimeSend(
+        actual,
+        expected,
+        send_index=send_index,
+        step_index=step_index,
+        group_expects=group_expects,
+    )
 
 
 class UnconsumedRealtimeSteps(RealtimeScriptError, UnconsumedStepsError):

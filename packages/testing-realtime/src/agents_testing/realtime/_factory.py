@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from agents.realtime.model_events import RealtimeModelEvent
 
+    from agents_testing.core import AnyOrder
+
     from ._model import ScriptedRealtimeModel
     from ._step import RealtimeStep
 
@@ -24,7 +26,7 @@ class ScriptedRealtimeModelFactory(Protocol):
 
     def __call__(
         self,
-        steps: Iterable[RealtimeStep] = (),
+        steps: Iterable[RealtimeStep | AnyOrder[RealtimeStep]] = (),
         *,
         connect_events: Iterable[RealtimeModelEvent] = (),
         connect_error: BaseException | type[BaseException] | None = None,

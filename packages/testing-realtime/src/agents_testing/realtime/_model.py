@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -9,7 +10,7 @@ from agents.realtime.model import RealtimeModel, RealtimeModelConfig, RealtimeMo
 from agents.realtime.model_events import RealtimeModelEvent
 from agents.realtime.model_inputs import RealtimeModelSendEvent
 
-from agents_testing.core import StepScript
+from agents_testing.core import AnyOrder, GroupEntry, StepScript, build_group, member_problem
 
 from ._connect import RealtimeConnectCall, detached_call, record_connect
 from ._errors import (
@@ -24,17 +25,28 @@ from ._step import RealtimeStep, validate_error, validate_events
 __all__ = ["ScriptedRealtimeModel"]
 
 
-def _validated_steps(steps: Iterable[RealtimeStep]) -> list[RealtimeStep]:
-    if isinstance(steps, (str, bytes, Mapping, RealtimeStep)) or not isinstance(steps, Iterable):
+def _validated_steps(
+    steps: Iterable[RealtimeStep | AnyOrder[RealtimeStep]],
+) -> list[RealtimeStep | GroupEntry[RealtimeStep]]:
+    if isinstance(steps, (str, bytes, Mapping, RealtimeStep, AnyOrder)) or not isinstance(
+        steps, Iterable
+    ):
         raise InvalidRealtimeStep(
             "invalid_input",
             0,
             "steps",
             f"expected a sequence of RealtimeStep objects, got {type(steps).__name__}",
         )
-    checked = list(steps)
-    for index, step in enumerate(checked):
-        if not isinstance(step, RealtimeStep):
+    checked: list[RealtimeStep | GroupEntry[RealtimeStep]] = []
+    for index, step in enumerate(list(steps)):
+        if isinstance(step, AnyOrder):
+            entry = build_group(step, functools.partial(_member, index))
+            if isinstance(entry, str):
+                raise InvalidRealtimeStep("invalid_group", index, "steps", entry)
+            checked.append(entry)
+        elif isinstance(step, RealtimeStep):
+            checked.append(step)
+        else:
             raise InvalidRealtimeStep(
                 "invalid_input",
                 index,
@@ -45,11 +57,27 @@ def _validated_steps(steps: Iterable[RealtimeStep]) -> list[RealtimeStep]:
     return checked
 
 
+def _member(index: int, position: int, member: object) -> RealtimeStep:
+    if not isinstance(member, RealtimeStep):
+        raise InvalidRealtimeStep(
+            "invalid_input",
+            index,
+            "steps",
+            member_problem(
+                position,
+                f"a {type(member).__name__}; wrap each expected send in "
+                "RealtimeStep(expect=..., emit=...)",
+            ),
+        )
+    return member
+
+
 class ScriptedRealtimeModel(RealtimeModel):
     """An in-memory ``RealtimeModel`` that matches sends against scripted steps.
 
     Each send consumes the next :class:`RealtimeStep` when it matches, then the step's
-    events go to the listeners (or its error is raised). ``connect_events`` are emitted
+    events go to the listeners (or its error is raised). At an ``any_order(...)`` group,
+    a send consumes the first pending member that expects it. ``connect_events`` are emitted
     by every successful ``connect()``, as a server greets every new connection, so a
     closed model can be connected again by another session; ``connect_error`` fails
     the first connect and ``close_error`` the first close (the connection still ends).
@@ -61,7 +89,7 @@ class ScriptedRealtimeModel(RealtimeModel):
 
     def __init__(
         self,
-        steps: Iterable[RealtimeStep] = (),
+        steps: Iterable[RealtimeStep | AnyOrder[RealtimeStep]] = (),
         *,
         connect_events: Iterable[RealtimeModelEvent] = (),
         connect_error: BaseException | type[BaseException] | None = None,
@@ -234,11 +262,13 @@ class ScriptedRealtimeModel(RealtimeModel):
         if step is None:
             if self._strict:
                 pending = self._script.peek()
+                group = self._script.candidates() if self._script.in_group() else ()
                 raise UnexpectedRealtimeSend(
                     detach_send_event(snapshot),
                     None if pending is None else pending.expect,
                     send_index=send_index,
                     step_index=None if pending is None else self._script.consumed,
+                    group_expects=tuple(member.expect for member in group),
                 )
             return
         if step.error is not None:

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 from agents_testing.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from agents_testing.core import any_order
+
     from ._call import SandboxCall
     from ._cassette import ReplayedSandboxError, SandboxCallMismatch, SandboxCassette
     from ._errors import (
@@ -42,6 +44,7 @@ __all__ = [
     "ScriptedSandboxSession",
     "UnconsumedSandboxSteps",
     "UnexpectedSandboxCall",
+    "any_order",
     "scripted_sandbox_session",
 ]
 
@@ -66,6 +69,7 @@ if not TYPE_CHECKING:
             "ScriptedSandboxSession": "._session",
             "UnconsumedSandboxSteps": "._errors",
             "UnexpectedSandboxCall": "._errors",
+            "any_order": "agents_testing.core",
             "scripted_sandbox_session": "._session",
         },
     )

@@ -38,6 +38,7 @@ InvalidSandboxStepReason = Literal[
     "unknown_method",
     "invalid_matcher",
     "invalid_outcome",
+    "invalid_group",
 ]
 
 
@@ -87,7 +88,10 @@ class UnexpectedSandboxCall(SandboxScriptError, UnexpectedCallError):
     had already run out; ``actual_method`` is what the workflow called; ``call`` is the
     recorded call and ``call_index`` its 0-based position in ``sandbox.calls``;
     ``remaining_steps`` is how many steps are still pending and ``pending_steps`` holds
-    them (fresh step dicts), in script order. Nothing is consumed.
+    them (fresh step dicts), in script order. When the next position is an
+    ``any_order()`` group, ``group_methods`` lists the methods of its pending members (in
+    the order given; ``expected_method`` is the first of them), else it is empty.
+    Nothing is consumed.
     """
 
     remaining_steps: int
@@ -99,17 +103,26 @@ class UnexpectedSandboxCall(SandboxScriptError, UnexpectedCallError):
         call_index: int,
         expected_method: str | None,
         pending_steps: tuple[SandboxStepSpec, ...],
+        group_methods: tuple[str, ...] = (),
     ) -> None:
         self.call = call
         self.call_index = call_index
         self.actual_method = call.method
         self.expected_method = expected_method
+        self.group_methods = group_methods
         self.pending_steps = pending_steps
         self.remaining_steps = len(pending_steps)
         # Call arguments may hold secrets: the message names the method and number only;
         # the arguments are on ``call``.
         number = ordinal(call_index)
-        if expected_method is None:
+        if group_methods:
+            text = (
+                f"Unexpected sandbox {call.method} call #{number}; the next position is an "
+                f"any_order() group whose pending members expect "
+                f"{', '.join(group_methods)}. {self.remaining_steps} step(s) pending: "
+                "reorder the steps to match the workflow, or fix the workflow."
+            )
+        elif expected_method is None:
             text = (
                 f"Unexpected sandbox {call.method} call #{number}; no sandbox steps remain. "
                 "Add a step for this call, or find out why the workflow made it."
@@ -125,29 +138,47 @@ class UnexpectedSandboxCall(SandboxScriptError, UnexpectedCallError):
     def __reduce__(self) -> tuple[object, ...]:
         return (
             type(self),
-            (self.call, self.call_index, self.expected_method, self.pending_steps),
+            (
+                self.call,
+                self.call_index,
+                self.expected_method,
+                self.pending_steps,
+                self.group_methods,
+            ),
         )
 
 
 class SandboxCallMatcherError(SandboxScriptError, UnexpectedCallError):
     """The pending step's ``match`` returned ``False`` for a call.
 
-    The step stays pending. ``call`` is the recorded call, ``call_index`` its 0-based
+    The step stays pending. In an ``any_order()`` group, every pending member scripting
+    the called method rejected it, and ``group_members`` says how many did (0 outside a
+    group). ``call`` is the recorded call, ``call_index`` its 0-based
     position in ``sandbox.calls`` and ``method`` the scripted method. (A matcher that
     raises propagates its own exception instead, and also leaves the step pending.)
     """
 
-    def __init__(self, call: SandboxCall, call_index: int, method: str) -> None:
+    def __init__(
+        self, call: SandboxCall, call_index: int, method: str, group_members: int = 0
+    ) -> None:
         self.call = call
         self.call_index = call_index
         self.method = method
+        self.group_members = group_members
+        if group_members:
+            what = (
+                f"Sandbox matchers of the any_order() group rejected {method} call "
+                f"#{ordinal(call_index)} ({group_members} pending {method} member(s))."
+            )
+        else:
+            what = f"Sandbox matcher rejected {method} call #{ordinal(call_index)}."
         super().__init__(
-            f"Sandbox matcher rejected {method} call #{ordinal(call_index)}. Fix the matcher "
-            "or the step order, or inspect the error's call to see what the workflow sent."
+            f"{what} Fix the matcher or the step order, or inspect the error's call to see "
+            "what the workflow sent."
         )
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.call, self.call_index, self.method))
+        return (type(self), (self.call, self.call_index, self.method, self.group_members))
 
 
 class UnconsumedSandboxSteps(SandboxScriptError, UnconsumedStepsError):

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from agents.sandbox.manifest import Manifest
 
+    from agents_testing.core import AnyOrder
+
     from ._session import ScriptedSandboxSession
     from ._steps import SandboxStepSpec
 
@@ -22,7 +24,7 @@ class ScriptedSandboxFactory(Protocol):
 
     def __call__(
         self,
-        steps: Iterable[SandboxStepSpec] = (),
+        steps: Iterable[SandboxStepSpec | AnyOrder[SandboxStepSpec]] = (),
         *,
         manifest: Manifest | None = None,
     ) -> ScriptedSandboxSession: ...

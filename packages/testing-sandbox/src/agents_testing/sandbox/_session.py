@@ -25,7 +25,7 @@ from agents.sandbox.session.sandbox_session_state import SandboxSessionState
 from agents.sandbox.snapshot import NoopSnapshot
 from agents.sandbox.types import ExecResult, User
 
-from agents_testing.core import StepScript
+from agents_testing.core import AnyOrder, StepScript
 
 from ._call import SandboxCall, copy_call, record_call
 from ._errors import (
@@ -58,7 +58,7 @@ class ScriptedSandboxSession(BaseSandboxSession):
 
     def __init__(
         self,
-        steps: Iterable[SandboxStepSpec] = (),
+        steps: Iterable[SandboxStepSpec | AnyOrder[SandboxStepSpec]] = (),
         *,
         manifest: Manifest | None = None,
     ) -> None:
@@ -66,9 +66,8 @@ class ScriptedSandboxSession(BaseSandboxSession):
             raise InvalidSandboxArgument(
                 "manifest", "an agents.sandbox.Manifest or None", type(manifest).__name__
             )
-        built = build_steps(steps)
-        self._script: StepScript[Step] = StepScript(built)
-        offered = {step.method for step in built}
+        self._script: StepScript[Step] = StepScript(build_steps(steps))
+        offered = {step.method for step in self._script}
         # Scripting either PTY method offers the interactive shell (exec_command on a PTY
         # plus write_stdin); the SDK asks the session through supports_pty().
         self._pty = not offered.isdisjoint(PTY_METHODS)
@@ -168,55 +167,68 @@ class ScriptedSandboxSession(BaseSandboxSession):
         return result
 
     def _take(self, call: SandboxCall, shared: bool) -> Step:
-        head = self._script.peek()
-        if head is None or head.method != call.method:
-            expected = None if head is None else head.method
+        candidates = self._script.candidates()
+        grouped = self._script.in_group()
+        same_method = [step for step in candidates if step.method == call.method]
+        if not same_method:
             self._fail(
                 UnexpectedSandboxCall(
-                    copy_call(call, shared), call.call_index, expected, self.pending_steps
+                    copy_call(call, shared),
+                    call.call_index,
+                    candidates[0].method if candidates else None,
+                    self.pending_steps,
+                    tuple(step.method for step in candidates) if grouped else (),
                 )
             )
-        if head.match is not None:
-            # A matcher's own exception propagates as it is and leaves the step pending.
-            try:
-                verdict = head.match(copy_call(call, shared))
-            except SandboxScriptError as error:
-                # One of ours (a cassette's request diff, say): remembered like any other
-                # violation, so assert_complete() reports it even when the SDK absorbed it.
-                if self._violation is None:
-                    self._violation = error
-                raise
-            except TypeError as error:
-                if "match" not in head.unchecked:
-                    raise
-                detail = "'match' could not be called with the SandboxCall"
-                self._fail(
-                    InvalidSandboxStep("invalid_matcher", head.input_index, head.method, detail),
-                    error,
-                )
-            if inspect.isawaitable(verdict):
-                close = getattr(verdict, "close", None)
-                if callable(close):
-                    close()  # never awaited: closing it avoids a "never awaited" warning
-                self._fail(
-                    InvalidSandboxStep(
-                        "invalid_matcher",
-                        head.input_index,
-                        head.method,
-                        "'match' returned an awaitable; a matcher must answer at once",
-                    )
-                )
-            # Only False rejects: any other value (None, 0, an array) accepts the call.
-            if verdict is False:
-                self._fail(self._rejected(call, shared, head))
-        self._script.take()
-        return head
+        # In a group, the first pending member of the called method whose matcher accepts
+        # the call answers it; outside one, there is only the head.
+        for step in same_method:
+            if self._accepts(step, call, shared):
+                self._script.take_candidate(step)
+                return step
+        self._fail(
+            SandboxCallMatcherError(
+                copy_call(call, shared),
+                call.call_index,
+                call.method,
+                len(same_method) if grouped else 0,
+            )
+        )
 
-    @staticmethod
-    def _rejected(call: SandboxCall, shared: bool, step: Step) -> SandboxCallMatcherError:
-        # Errors get their own copy of the call, so nothing reached through them can
-        # change the recorded history.
-        return SandboxCallMatcherError(copy_call(call, shared), call.call_index, step.method)
+    def _accepts(self, head: Step, call: SandboxCall, shared: bool) -> bool:
+        if head.match is None:
+            return True
+        # A matcher's own exception propagates as it is and leaves the step pending.
+        try:
+            verdict = head.match(copy_call(call, shared))
+        except SandboxScriptError as error:
+            # One of ours (a cassette's request diff, say): remembered like any other
+            # violation, so assert_complete() reports it even when the SDK absorbed it.
+            if self._violation is None:
+                self._violation = error
+            raise
+        except TypeError as error:
+            if "match" not in head.unchecked:
+                raise
+            detail = "'match' could not be called with the SandboxCall"
+            self._fail(
+                InvalidSandboxStep("invalid_matcher", head.input_index, head.method, detail),
+                error,
+            )
+        if inspect.isawaitable(verdict):
+            close = getattr(verdict, "close", None)
+            if callable(close):
+                close()  # never awaited: closing it avoids a "never awaited" warning
+            self._fail(
+                InvalidSandboxStep(
+                    "invalid_matcher",
+                    head.input_index,
+                    head.method,
+                    "'match' returned an awaitable; a matcher must answer at once",
+                )
+            )
+        # Only False rejects: any other value (None, 0, an array) accepts the call.
+        return verdict is not False
 
     def _fail(self, error: SandboxScriptError, cause: BaseException | None = None) -> NoReturn:
         if self._violation is None:
@@ -403,7 +415,7 @@ _OPTIONAL_METHODS: dict[str, Offered] = {
 
 
 def scripted_sandbox_session(
-    steps: Iterable[SandboxStepSpec] = (),
+    steps: Iterable[SandboxStepSpec | AnyOrder[SandboxStepSpec]] = (),
     *,
     manifest: Manifest | None = None,
 ) -> ScriptedSandboxSession:

@@ -15,7 +15,15 @@ from typing import Any, Literal, TypedDict
 
 from typing_extensions import NotRequired
 
-from agents_testing.core import compat, exception_problem, safe_repr
+from agents_testing.core import (
+    AnyOrder,
+    GroupEntry,
+    build_group,
+    compat,
+    exception_problem,
+    member_problem,
+    safe_repr,
+)
 
 from ._call import SandboxCall
 from ._errors import InvalidSandboxStep, InvalidSandboxStepReason
@@ -215,8 +223,9 @@ def _build_step(index: int, raw: object, methods: frozenset[str]) -> Step:
     return Step(index, method, kind, value, match, unchecked)
 
 
-def build_steps(steps: Iterable[object]) -> list[Step]:
-    """Validate every step in order; the first malformed one raises ``InvalidSandboxStep``."""
+def build_steps(steps: Iterable[object]) -> list[Step | GroupEntry[Step]]:
+    """Validate every step (or ``any_order`` group) in order; the first malformed one
+    raises ``InvalidSandboxStep``."""
     if isinstance(steps, (Mapping, str, bytes)) or not isinstance(steps, Iterable):
         raise _invalid(
             "invalid_input",
@@ -225,4 +234,22 @@ def build_steps(steps: Iterable[object]) -> list[Step]:
             f"steps is a sequence of step dicts, got {type(steps).__name__}",
         )
     methods = scriptable_methods()
-    return [_build_step(index, raw, methods) for index, raw in enumerate(steps)]
+    return [_build_entry(index, raw, methods) for index, raw in enumerate(steps)]
+
+
+def _build_entry(index: int, raw: object, methods: frozenset[str]) -> Step | GroupEntry[Step]:
+    if not isinstance(raw, AnyOrder):
+        return _build_step(index, raw, methods)
+
+    def member(position: int, spec: object) -> Step:
+        try:
+            return _build_step(index, spec, methods)
+        except InvalidSandboxStep as error:
+            raise _invalid(
+                error.reason, index, error.method, member_problem(position, error.detail)
+            ) from error.__cause__
+
+    entry = build_group(raw, member)
+    if isinstance(entry, str):
+        raise _invalid("invalid_group", index, None, entry)
+    return entry

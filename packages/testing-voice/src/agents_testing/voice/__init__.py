@@ -10,12 +10,15 @@ from typing import TYPE_CHECKING
 from agents_testing.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from agents_testing.core import any_order
+
     from ._audio import pcm16_samples
     from ._errors import (
         InvalidVoiceStep,
         InvalidVoiceStepReason,
         UnconsumedVoiceSteps,
         UnexpectedVoiceCall,
+        VoiceCallMatcherError,
         VoiceOperation,
         VoiceScriptError,
         VoiceStepKind,
@@ -50,10 +53,12 @@ __all__ = [
     "TranscriptionTurn",
     "UnconsumedVoiceSteps",
     "UnexpectedVoiceCall",
+    "VoiceCallMatcherError",
     "VoiceOperation",
     "VoiceScriptError",
     "VoiceStepKind",
     "WorkflowResultSpec",
+    "any_order",
     "pcm16_samples",
 ]
 
@@ -83,10 +88,12 @@ if not TYPE_CHECKING:
             "TranscriptionTurn": "._session",
             "UnconsumedVoiceSteps": "._errors",
             "UnexpectedVoiceCall": "._errors",
+            "VoiceCallMatcherError": "._errors",
             "VoiceOperation": "._errors",
             "VoiceScriptError": "._errors",
             "VoiceStepKind": "._errors",
             "WorkflowResultSpec": "._workflow",
+            "any_order": "agents_testing.core",
             "pcm16_samples": "._audio",
         },
     )

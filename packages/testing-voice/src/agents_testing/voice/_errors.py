@@ -14,6 +14,7 @@ from agents_testing.core import (
     UnconsumedStepsError,
     UnexpectedCallError,
     ordinal,
+    safe_repr,
 )
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "InvalidVoiceStepReason",
     "UnconsumedVoiceSteps",
     "UnexpectedVoiceCall",
+    "VoiceCallMatcherError",
     "VoiceOperation",
     "VoiceScriptError",
     "VoiceStepKind",
@@ -52,6 +54,8 @@ InvalidVoiceStepReason = Literal[
     "invalid_workflow_result",
     "invalid_fragment",
     "invalid_argument",
+    "invalid_matcher",
+    "invalid_group",
 ]
 """Why a scripted voice step (or a constructor argument) was rejected."""
 
@@ -82,6 +86,8 @@ class InvalidVoiceStep(VoiceScriptError, InvalidStepError):
     ``argument`` names the constructor argument it was given as (``"transcriptions"``,
     ``"chunks"``, ``"model_name"``, ...); ``detail`` is the explanation.
     """
+
+    reason: InvalidVoiceStepReason
 
     def __init__(
         self,
@@ -124,6 +130,42 @@ class UnexpectedVoiceCall(VoiceScriptError, UnexpectedCallError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.operation, self.call, self.call_index))
+
+
+class VoiceCallMatcherError(VoiceScriptError, UnexpectedCallError):
+    """The matcher of every result that could answer a call returned ``False``.
+
+    Nothing is consumed. ``operation`` is what was asked for (``"tts"``), ``call`` the
+    recorded call (a ``TTSCall``) and ``call_index`` its 0-based position among the
+    component's calls; ``group_members`` is how many pending members of an
+    ``any_order()`` group rejected it (0 outside a group). Like other voice failures it
+    is raised by the stream the call returned.
+    """
+
+    def __init__(
+        self, operation: VoiceOperation, call: object, call_index: int, group_members: int = 0
+    ) -> None:
+        self.operation = operation
+        self.call = call
+        self.call_index = call_index
+        self.group_members = group_members
+        what = _UNEXPECTED[operation][0]
+        spoken = getattr(call, "text", None)
+        about = "" if spoken is None else f" (text {safe_repr(spoken, 80)})"
+        if group_members:
+            head = (
+                f"The matchers of the any_order() group ({group_members} pending member(s)) "
+                f"rejected {what} #{ordinal(call_index)}{about}."
+            )
+        else:
+            head = f"The matcher rejected {what} #{ordinal(call_index)}{about}."
+        super().__init__(
+            f"{head} Fix the matcher or the order of the results, or inspect the error's "
+            "call to see what the pipeline asked for."
+        )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.operation, self.call, self.call_index, self.group_members))
 
 
 class UnconsumedVoiceSteps(VoiceScriptError, UnconsumedStepsError):

@@ -6,6 +6,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from agents_testing.core import AnyOrder
+
     from ._stt import ScriptedSTTModel, SessionSpec, TranscriptionSpec
     from ._tts import ScriptedTTSModel, TTSResult, TTSResultSpec
     from ._workflow import ScriptedVoiceWorkflow, WorkflowResultSpec
@@ -30,7 +32,11 @@ class ScriptedTTSModelFactory(Protocol):
 
     def __call__(
         self,
-        results: Iterable[TTSResultSpec] | TTSResult | Exception | type[Exception] = (),
+        results: Iterable[TTSResultSpec | AnyOrder[TTSResultSpec]]
+        | TTSResult
+        | AnyOrder[TTSResultSpec]
+        | Exception
+        | type[Exception] = (),
         *,
         model_name: str = "scripted-tts",
     ) -> ScriptedTTSModel: ...

@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence, Set
+import inspect
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
+from typing import Any
 
 from agents.voice import TTSModel, TTSModelSettings
 
-from agents_testing.core import StepScript, ordinal, safe_repr
+from agents_testing.core import (
+    AnyOrder,
+    GroupEntry,
+    StepScript,
+    build_group,
+    member_problem,
+    ordinal,
+    safe_repr,
+)
 
-from ._errors import InvalidVoiceStep, UnconsumedVoiceSteps, UnexpectedVoiceCall, steps_of
+from ._errors import (
+    InvalidVoiceStep,
+    UnconsumedVoiceSteps,
+    UnexpectedVoiceCall,
+    VoiceCallMatcherError,
+    steps_of,
+)
 from ._settings import settings_snapshot
 from ._steps import (
     ScriptedError,
@@ -33,9 +49,18 @@ class TTSResult:
     naming the ``chunks`` argument.
     """
 
-    __slots__ = ("_chunks",)
+    __slots__ = ("_chunks", "_match")
 
-    def __init__(self, chunks: Iterable[bytes | bytearray | memoryview] = ()) -> None:
+    def __init__(
+        self,
+        chunks: Iterable[bytes | bytearray | memoryview] = (),
+        *,
+        match: Callable[[str], object] | None = None,
+    ) -> None:
+        problem = None if match is None else _matcher_problem(match)
+        if problem is not None:
+            raise InvalidVoiceStep("invalid_matcher", 0, problem, "match")
+        self._match = match
         if isinstance(chunks, (bytes, bytearray, memoryview, str)):
             raise InvalidVoiceStep(
                 "invalid_chunk",
@@ -66,14 +91,62 @@ class TTSResult:
         """The scripted chunks (copied when the result was built)."""
         return self._chunks
 
+    @property
+    def match(self) -> Callable[[str], object] | None:
+        """The matcher of the text to speak, or ``None`` (any text); only ``False`` rejects."""
+        return self._match
+
+    def accepts(self, text: str) -> bool:
+        """Whether this result answers a call speaking ``text`` (its matcher's verdict)."""
+        if self._match is None:
+            return True
+        verdict = self._match(text)
+        if inspect.isawaitable(verdict):
+            close = getattr(verdict, "close", None)
+            if callable(close):
+                close()  # never awaited: closing it avoids a "never awaited" warning
+            raise InvalidVoiceStep(
+                "invalid_matcher",
+                0,
+                "match returned an awaitable; a matcher must answer at once",
+                "match",
+            )
+        return verdict is not False
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, TTSResult) and other._chunks == self._chunks
+        return (
+            isinstance(other, TTSResult)
+            and other._chunks == self._chunks
+            and other._match is self._match
+        )
 
     def __hash__(self) -> int:
         return hash(self._chunks)
 
     def __repr__(self) -> str:
-        return f"TTSResult({safe_repr(list(self._chunks), 200)})"
+        if self._match is None:
+            return f"TTSResult({safe_repr(list(self._chunks), 200)})"
+        return f"TTSResult({safe_repr(list(self._chunks), 200)}, match={safe_repr(self._match)})"
+
+
+def _matcher_problem(match: object) -> str | None:
+    if isinstance(match, type) or not callable(match):
+        return f"match must be a function taking the text to speak, got {describe(match)}"
+    if (
+        inspect.iscoroutinefunction(match)
+        or inspect.isgeneratorfunction(match)
+        or inspect.isasyncgenfunction(match)
+    ):
+        return "match must be a plain (not async) callable taking the text to speak"
+    try:
+        signature = inspect.signature(match)
+    except Exception:  # some builtins have none: checked when called instead
+        return None
+    try:
+        signature.bind("")
+    except TypeError:
+        return "match must accept one positional argument (the text to speak)"
+    return None
 
 
 def _chunk(chunk: object, index: int) -> bytes:
@@ -97,7 +170,11 @@ def _chunk(chunk: object, index: int) -> bytes:
 
 
 TTSResultSpec = TTSResult | Sequence[bytes] | Exception | type[Exception]
-"""One scripted TTS call: a ``TTSResult``, a sequence of byte chunks, or an exception."""
+"""One scripted TTS call: a ``TTSResult``, a sequence of byte chunks, or an exception.
+
+Several of them may form an ``any_order(...)`` group: each call then gets the first
+pending member whose ``TTSResult(match=...)`` accepts its text (members without a
+matcher accept any text, in the order given)."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +188,8 @@ class TTSCall:
 class ScriptedTTSModel(TTSModel):
     """A ``TTSModel`` that streams one scripted result per call, in order.
 
+    An ``any_order(...)`` group of results is one position whose members answer calls in
+    any order, each picked by its ``TTSResult(match=...)`` on the text to speak.
     A scripted exception is raised while the audio is streamed, as a failing provider
     would. Apart from the constructor, :meth:`assert_complete` and ``calls``, every
     method is the ``TTSModel`` interface.
@@ -118,12 +197,16 @@ class ScriptedTTSModel(TTSModel):
 
     def __init__(
         self,
-        results: Iterable[TTSResultSpec] | TTSResult | Exception | type[Exception] = (),
+        results: Iterable[TTSResultSpec | AnyOrder[TTSResultSpec]]
+        | TTSResult
+        | AnyOrder[TTSResultSpec]
+        | Exception
+        | type[Exception] = (),
         *,
         model_name: str = "scripted-tts",
     ) -> None:
-        items = as_sequence(results, (TTSResult, str), "results")
-        steps = [_result(item, index) for index, item in enumerate(items)]
+        items = as_sequence(results, (TTSResult, str, AnyOrder), "results")
+        steps = [_entry(item, index) for index, item in enumerate(items)]
         self._model_name = check_name(model_name, "model_name")
         self._results: StepScript[TTSResult | ScriptedError] = StepScript(steps)
         self._calls: list[TTSCall] = []
@@ -142,18 +225,56 @@ class ScriptedTTSModel(TTSModel):
         # were when the pipeline asked, even if the stream is never iterated.
         call = TTSCall(text, settings_snapshot(settings))
         self._calls.append(call)
-        step = self._results.take()
+        step = self._take(call)
         if isinstance(step, TTSResult):
             return replay(step.chunks)
-        if step is None:
-            public = TTSCall(text, settings_snapshot(call.settings))
-            step = UnexpectedVoiceCall("tts", public, len(self._calls) - 1)
         return fail(step)
+
+    def _take(self, call: TTSCall) -> TTSResult | ScriptedError:
+        candidates = self._results.candidates()
+        index = len(self._calls) - 1
+        if not candidates:
+            return UnexpectedVoiceCall("tts", self._public(call), index)
+        # The first pending result whose matcher accepts the text answers the call; in a
+        # group, results without a matcher accept any text, in the order given.
+        for step in candidates:
+            try:
+                accepted = not isinstance(step, TTSResult) or step.accepts(call.text)
+            except Exception as error:
+                return error  # the matcher's own failure, raised by the stream; still pending
+            if accepted:
+                self._results.take_candidate(step)
+                return step
+        rejected = len(candidates) if self._results.in_group() else 0
+        return VoiceCallMatcherError("tts", self._public(call), index, rejected)
+
+    @staticmethod
+    def _public(call: TTSCall) -> TTSCall:
+        # Errors get their own copy, so nothing reached through them changes the history.
+        return TTSCall(call.text, settings_snapshot(call.settings))
 
     def assert_complete(self) -> None:
         """Raise ``UnconsumedVoiceSteps`` when scripted results were never streamed."""
         if self._results:
             raise UnconsumedVoiceSteps(steps_of("tts", len(self._results)))
+
+
+def _entry(item: object, index: int) -> TTSResult | ScriptedError | GroupEntry[Any]:
+    if not isinstance(item, AnyOrder):
+        return _result(item, index)
+
+    def member(position: int, value: object) -> TTSResult | ScriptedError:
+        try:
+            return _result(value, index)
+        except InvalidVoiceStep as error:
+            raise InvalidVoiceStep(
+                error.reason, index, member_problem(position, error.detail), "results"
+            ) from error
+
+    entry = build_group(item, member)
+    if isinstance(entry, str):
+        raise InvalidVoiceStep("invalid_group", index, entry, "results")
+    return entry
 
 
 def _result(item: object, index: int) -> TTSResult | ScriptedError:
