@@ -26,4 +26,5 @@ class ScriptedModelFactory(Protocol):
         *,
         emit_traces: bool = False,
         default_usage: Usage | None = None,
+        stream_all_items: bool = ...,
     ) -> ScriptedModel: ...
