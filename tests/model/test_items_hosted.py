@@ -120,7 +120,7 @@ async def test_hosted_call_is_recorded_by_the_runner(
 
     assert result.final_output == "Here you go."
     items = result.new_items if not streamed else result.result.new_items
-    assert [type(item) for item in items][0] is item_class
+    assert type(items[0]) is item_class
     assert items[0].raw_item.type == kind
     assert items[0].raw_item == build()
     if streamed:

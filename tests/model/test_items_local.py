@@ -1,4 +1,4 @@
-"""Builders of built-in tool calls the runner executes: computer, shell, local shell, apply-patch."""
+"""Builders of built-in tool calls the runner runs: computer, shell, local shell, apply-patch."""
 
 from __future__ import annotations
 
