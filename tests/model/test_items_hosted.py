@@ -26,6 +26,10 @@ from agents_testing.model import (
 
 from .conftest import RunAgent, StreamedRun
 
+# Wrongly typed arguments, as untyped test code could pass them.
+BAD: Any = 3
+BAD_BYTES: Any = b"x"
+
 # Each hosted builder, the item type it makes and the events the Responses API sends
 # for that item between its "added" and "done" events.
 HOSTED: list[tuple[Callable[[], Any], str, type[Any], list[str]]] = [
@@ -93,7 +97,7 @@ HOSTED: list[tuple[Callable[[], Any], str, type[Any], list[str]]] = [
 
 def _item_events(run: StreamedRun) -> list[str]:
     """The raw event types of output item 0, from its "added" to its "done" event."""
-    types = [
+    types: list[str] = [
         event.data.type
         for event in run.events
         if isinstance(event, RawResponsesStreamEvent)
@@ -195,9 +199,10 @@ async def test_mcp_approval_request_reaches_the_hosted_mcp_tool_and_is_answered(
     items = result.new_items if not streamed else result.result.new_items
     assert isinstance(items[0], MCPApprovalRequestItem)
     assert model.last_call is not None
+    sent: list[Any] = list(model.last_call.input)
     responses = [
         item
-        for item in model.last_call.input
+        for item in sent
         if isinstance(item, dict) and item.get("type") == "mcp_approval_response"
     ]
     assert [(item["approval_request_id"], item["approve"]) for item in responses] == [
@@ -208,20 +213,20 @@ async def test_mcp_approval_request_reaches_the_hosted_mcp_tool_and_is_answered(
 @pytest.mark.parametrize(
     ("build", "argument", "expected"),
     [
-        (lambda: web_search_call(3), "web_search_call(query)", "a str"),
+        (lambda: web_search_call(BAD), "web_search_call(query)", "a str"),
         (
             lambda: web_search_call("q", status="done"),
             "web_search_call(status)",
             "a value the installed openai accepts for ResponseFunctionWebSearch.status",
         ),
-        (lambda: file_search_call(1), "file_search_call(queries[0])", "a str"),
-        (lambda: file_search_call("q", results=[1]), "file_search_call(results[0])", "a mapping"),
-        (lambda: code_interpreter_call(logs=5), "code_interpreter_call(logs)", "a str or None"),
-        (lambda: image_generation_call(b"x"), "image_generation_call(result)", "a str"),
+        (lambda: file_search_call(BAD), "file_search_call(queries[0])", "a str"),
+        (lambda: file_search_call("q", results=[BAD]), "file_search_call(results[0])", "a mapping"),
+        (lambda: code_interpreter_call(logs=BAD), "code_interpreter_call(logs)", "a str or None"),
+        (lambda: image_generation_call(BAD_BYTES), "image_generation_call(result)", "a str"),
         (lambda: mcp_call("", "search"), "mcp_call(server_label)", "a non-empty str"),
-        (lambda: mcp_call("docs", "search", 5), "mcp_call(arguments)", "a str or a mapping"),
+        (lambda: mcp_call("docs", "search", BAD), "mcp_call(arguments)", "a str or a mapping"),
         (lambda: mcp_list_tools("docs", "search"), "mcp_list_tools(tools)", "a sequence"),
-        (lambda: mcp_list_tools("docs", [3]), "mcp_list_tools(tools[0])", "a str or a mapping"),
+        (lambda: mcp_list_tools("docs", [BAD]), "mcp_list_tools(tools[0])", "a str or a mapping"),
         (
             lambda: mcp_approval_request("docs", ""),
             "mcp_approval_request(name)",

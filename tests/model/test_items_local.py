@@ -29,6 +29,10 @@ from agents_testing.model import (
 
 from .conftest import RunAgent
 
+# Wrongly typed arguments, as untyped test code could pass them.
+BAD_INT: Any = 5
+BAD_ENV: Any = {"A": 1}
+
 
 class FakeComputer(Computer):
     """A screen that records every action and returns a fixed screenshot."""
@@ -94,13 +98,7 @@ class FakeEditor:
 
 def _last_output(model: ScriptedModel, call_id: str) -> Any:
     assert model.last_call is not None
-    outputs = [
-        item
-        for item in model.last_call.input
-        if isinstance(item, dict) and item.get("call_id") == call_id and "output" in item
-    ]
-    assert len(outputs) == 1, outputs
-    return outputs[0]["output"]
+    return model.last_call.tool_output(call_id)
 
 
 @pytest.mark.asyncio
@@ -123,12 +121,7 @@ async def test_computer_call_runs_the_action_on_the_computer_tool(
     # The runner clicks, then takes the screenshot it sends back as the call's output.
     assert computer.actions == [("click", 10, 20, "left"), ("screenshot",)]
     assert model.last_call is not None
-    sent = [
-        item
-        for item in model.last_call.input
-        if isinstance(item, dict) and item.get("type") == "computer_call_output"
-    ]
-    assert [item["call_id"] for item in sent] == ["call_1"]
+    assert list(model.last_call.tool_outputs()) == ["call_1"]
     model.assert_complete()
 
 
@@ -216,17 +209,21 @@ async def test_apply_patch_call_reaches_the_editor_for_each_operation(
 @pytest.mark.parametrize(
     ("build", "argument", "expected"),
     [
-        (lambda: computer_call(5), "computer_call(action)", "an action name or an action mapping"),
+        (
+            lambda: computer_call(BAD_INT),
+            "computer_call(action)",
+            "an action name or an action mapping",
+        ),
         (
             lambda: computer_call("fly"),
             "computer_call(action)",
             "a value the installed openai accepts for ResponseComputerToolCall.action",
         ),
         (lambda: computer_call(call_id=""), "computer_call(call_id)", "a non-empty str"),
-        (lambda: shell_call(7), "shell_call(commands)", "a str or a sequence of str"),
+        (lambda: shell_call(BAD_INT), "shell_call(commands)", "a str or a sequence of str"),
         (lambda: shell_call("ls", timeout_ms=-1), "shell_call(timeout_ms)", "a non-negative int"),
         (lambda: local_shell_call(""), "local_shell_call(command)", "a non-empty command"),
-        (lambda: local_shell_call("ls", env={"A": 1}), "local_shell_call(env)", "a mapping of"),
+        (lambda: local_shell_call("ls", env=BAD_ENV), "local_shell_call(env)", "a mapping of"),
         (lambda: apply_patch_call(""), "apply_patch_call(path)", "a non-empty str"),
         (lambda: apply_patch_call("a", None), "apply_patch_call(diff)", "a str"),
         (
