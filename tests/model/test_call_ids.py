@@ -8,6 +8,7 @@ import pytest
 from agents import Agent, function_tool
 
 from agents_testing.model import (
+    InvalidModelStep,
     ModelStep,
     ScriptedModel,
     UnconsumedModelSteps,
@@ -131,3 +132,23 @@ def test_an_explicit_call_id_is_unchanged() -> None:
     call = function_call("echo", "{}", call_id="abc")
 
     assert call.call_id == "abc"
+
+
+def test_exact_stream_events_need_explicit_call_ids() -> None:
+    from openai.types.responses import ResponseOutputItemDoneEvent
+
+    event = ResponseOutputItemDoneEvent(
+        type="response.output_item.done",
+        sequence_number=0,
+        output_index=0,
+        item=function_call("echo", "{}"),
+    )
+
+    with pytest.raises(InvalidModelStep) as raised:
+        ScriptedModel([ModelStep.stream([event])])
+
+    assert str(raised.value) == (
+        "Invalid model step #1: stream event 1 carries a call built without call_id; "
+        "ModelStep.stream sends its events exactly as written, so give the call an "
+        "explicit call_id."
+    )
