@@ -19,11 +19,13 @@ from agents import (
 from agents.stream_events import RawResponsesStreamEvent
 
 from agents_testing.model import (
+    InvalidModelArgument,
     ScriptedModel,
     assistant_message,
     computer_call,
     local_shell_call,
     mcp_approval_request,
+    mcp_call,
     shell_call,
     tool_search_call,
     web_search_call,
@@ -134,3 +136,31 @@ async def test_the_same_script_without_the_opt_in_still_serves_runner_run(
     result = await run(Agent(name="T", model=model), "Go", streamed=False)
 
     assert result.final_output == "Ok."
+
+
+@pytest.mark.asyncio
+async def test_a_failed_mcp_call_streams_the_failed_event(run: RunAgent) -> None:
+    failed = mcp_call("docs", "search", {"q": "x"}, status="failed")
+    model = ScriptedModel([[failed, assistant_message("Sorry.")]], stream_all_items=True)
+
+    result = await run(Agent(name="T", model=model), "Go", streamed=True)
+
+    assert [event.type for event in _events_of_item_0(result)] == [
+        "response.output_item.added",
+        "response.mcp_call.in_progress",
+        "response.mcp_call_arguments.delta",
+        "response.mcp_call_arguments.done",
+        "response.mcp_call.failed",
+        "response.output_item.done",
+    ]
+
+
+def test_stream_all_items_must_be_a_bool() -> None:
+    flag: Any = "yes"
+
+    with pytest.raises(InvalidModelArgument) as raised:
+        ScriptedModel(stream_all_items=flag)
+
+    assert str(raised.value) == (
+        "Invalid argument stream_all_items: expected a bool, got str 'yes'."
+    )
