@@ -9,6 +9,7 @@ from agents import Agent, function_tool
 
 from agents_testing.model import (
     InvalidModelStep,
+    ModelCall,
     ModelStep,
     ScriptedModel,
     UnconsumedModelSteps,
@@ -152,3 +153,28 @@ def test_exact_stream_events_need_explicit_call_ids() -> None:
         "ModelStep.stream sends its events exactly as written, so give the call an "
         "explicit call_id."
     )
+
+
+@pytest.mark.asyncio
+async def test_an_id_a_responder_served_explicitly_is_not_handed_out_later(
+    run: RunAgent, streamed: bool
+) -> None:
+    def explicit(call: ModelCall) -> list[Any]:
+        return [function_call("echo", {"text": "a"}, call_id="call_1")]
+
+    model = ScriptedModel(
+        [
+            ModelStep.respond(explicit),
+            [assistant_message("First.")],
+            [function_call("echo", {"text": "b"})],
+            [assistant_message("Second.")],
+        ]
+    )
+    agent = Agent(name="E", model=model, tools=[echo])
+
+    first = await run(agent, "Go", streamed=streamed)
+    # A new conversation: its request holds no call ids, the model still remembers.
+    second = await run(agent, "Again", streamed=streamed)
+
+    assert _call_ids(first) == ["call_1"]
+    assert _call_ids(second) == ["call_2"]

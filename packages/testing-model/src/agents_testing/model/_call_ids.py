@@ -40,9 +40,10 @@ class CallIdAllocator:
 
     def assign(self, output: Sequence[Any], request_input: object) -> list[Any]:
         """``output`` with every placeholder call id replaced, in item order."""
+        # Explicit ids of every served response count, a responder's included.
+        self.note(output)
         if not any(_call_id(item) == AUTO_CALL_ID for item in output):
             return list(output)
-        self.note(output)
         taken = set(self._explicit)
         if isinstance(request_input, list):
             for item in request_input:
