@@ -210,6 +210,29 @@ async def test_mcp_approval_request_reaches_the_hosted_mcp_tool_and_is_answered(
     ]
 
 
+@pytest.mark.asyncio
+async def test_mcp_approval_request_without_a_callback_interrupts_the_run(
+    run: RunAgent, streamed: bool
+) -> None:
+    tool = HostedMCPTool(
+        tool_config={
+            "type": "mcp",
+            "server_label": "docs",
+            "server_url": "https://mcp.example.test",
+            "require_approval": "always",
+        }
+    )
+    model = ScriptedModel([[mcp_approval_request("docs", "search")]], stream_all_items=True)
+
+    result = await run(Agent(name="Docs", model=model, tools=[tool]), "Hi", streamed=streamed)
+
+    interrupted = result.result if isinstance(result, StreamedRun) else result
+    raw: list[Any] = [item.raw_item for item in interrupted.interruptions]
+    assert [item.id for item in raw] == ["mcpr_scripted"]
+    assert result.final_output is None
+    model.assert_complete()
+
+
 @pytest.mark.parametrize(
     ("build", "argument", "expected"),
     [
