@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from agents import Agent, function_tool
+from agents.items import TResponseStreamEvent
+from openai.types.responses import ResponseOutputItemDoneEvent
 
 from agents_testing.model import (
     InvalidModelStep,
@@ -136,8 +139,6 @@ def test_an_explicit_call_id_is_unchanged() -> None:
 
 
 def test_exact_stream_events_need_explicit_call_ids() -> None:
-    from openai.types.responses import ResponseOutputItemDoneEvent
-
     event = ResponseOutputItemDoneEvent(
         type="response.output_item.done",
         sequence_number=0,
@@ -178,3 +179,21 @@ async def test_an_id_a_responder_served_explicitly_is_not_handed_out_later(
 
     assert _call_ids(first) == ["call_1"]
     assert _call_ids(second) == ["call_2"]
+
+
+@pytest.mark.asyncio
+async def test_a_stream_factory_yielding_a_call_without_call_id_fails_the_call(
+    run: RunAgent,
+) -> None:
+    async def events(call: ModelCall) -> AsyncIterator[TResponseStreamEvent]:
+        yield ResponseOutputItemDoneEvent(
+            type="response.output_item.done",
+            sequence_number=0,
+            output_index=0,
+            item=function_call("echo", "{}"),
+        )
+
+    model = ScriptedModel([ModelStep.stream(events)])
+
+    with pytest.raises(InvalidModelStep, match="stream event 1 carries a call built without"):
+        await run(Agent(name="E", model=model, tools=[echo]), "Go", streamed=True)

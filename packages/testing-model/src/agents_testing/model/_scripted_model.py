@@ -22,7 +22,6 @@ from ._errors import (
     UnconsumedModelSteps,
     UnexpectedModelCall,
 )
-from ._items_common import AUTO_CALL_ID
 from ._resolve import resolve_step, strict_events
 from ._step import ModelStep, QueuedStep, StepInput, copy_step, normalize_step
 from ._streaming import (
@@ -313,8 +312,6 @@ class ScriptedModel(Model):
 
     def _noted(self, queued: list[QueuedStep]) -> list[QueuedStep]:
         for one in queued:
-            _check_exact_events(one)
-        for one in queued:
             self._call_ids.note(one.step.output)
         return queued
 
@@ -372,23 +369,6 @@ def _normalize_all(steps: Iterable[StepInput]) -> list[QueuedStep]:
             "a list of items, so write ScriptedModel([[item]]).",
         )
     return [normalize_step(step, index) for index, step in enumerate(steps)]
-
-
-def _check_exact_events(queued: QueuedStep) -> None:
-    # Exact events are sent as written, so an id to be assigned would reach the runner.
-    events = queued.step.stream_events
-    if events is None or callable(events):
-        return
-    for position, event in enumerate(events):
-        item = getattr(event, "item", None)
-        if getattr(item, "call_id", None) == AUTO_CALL_ID:
-            raise InvalidModelStep(
-                "invalid_stream_events",
-                queued.input_index,
-                f"stream event {position + 1} carries a call built without call_id; "
-                f"ModelStep.stream sends its events exactly as written, so give the "
-                f"call an explicit call_id.",
-            )
 
 
 def _raw_usage_if_asked(step: ModelStep, settings: ModelSettings) -> dict[str, Any] | None:
