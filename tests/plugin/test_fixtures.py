@@ -70,7 +70,15 @@ async def test_scripted_model_takes_the_constructor_arguments(
     model = scripted_model(steps=(), emit_traces=False, default_usage=None)
     model.enqueue([assistant_message("Added later.")])
 
-    assert inspect.signature(scripted_model) == inspect.signature(ScriptedModel)
+    fixture_parameters = inspect.signature(scripted_model).parameters
+    class_parameters = inspect.signature(ScriptedModel).parameters
+    assert list(fixture_parameters) == list(class_parameters)
+    # The one difference: the fixture's models stream tool-call items by default.
+    assert fixture_parameters["stream_all_items"].default is True
+    assert class_parameters["stream_all_items"].default is False
+    assert {name: p for name, p in fixture_parameters.items() if name != "stream_all_items"} == {
+        name: p for name, p in class_parameters.items() if name != "stream_all_items"
+    }
 
     result = Runner.run_streamed(Agent(name="Streamer", model=model), "Hello")
     async for _ in result.stream_events():

@@ -10,8 +10,21 @@ from pathlib import Path
 
 import pytest
 from agents import InputGuardrailTripwireTriggered, RunConfig
-from agents.testing import ModelCall, assistant_message, function_call
-from travel_desk import Booking, BookingReply, TravelDesk, TravelDeskContext
+from agents.testing import (
+    ModelCall,
+    assistant_message,
+    final_output,
+    function_call,
+    handoff_call,
+)
+from travel_desk import (
+    Booking,
+    BookingReply,
+    TravelDesk,
+    TravelDeskContext,
+    booking_agent,
+    support_agent,
+)
 
 from ._types import OpenDesk, ScriptModel
 
@@ -48,26 +61,15 @@ async def test_booking_hands_off_searches_books_and_returns_a_structured_reply(
     )
     model = scripted_model(
         [
-            [function_call("transfer_to_booking_agent", {}, call_id="handoff")],
+            [handoff_call(booking_agent())],
             [
                 function_call(
                     "search_flights",
                     {"origin": "LHR", "destination": "NRT", "departure_date": "2026-12-24"},
-                    call_id="search",
                 )
             ],
-            [
-                function_call(
-                    "book_flight",
-                    {"flight_number": "TD101", "passenger": "Ada Lovelace"},
-                    call_id="book",
-                )
-            ],
-            [
-                assistant_message(
-                    BookingReply(message="You are on TD101.", booking=booked).model_dump_json()
-                )
-            ],
+            [function_call("book_flight", {"flight_number": "TD101", "passenger": "Ada Lovelace"})],
+            [final_output(BookingReply(message="You are on TD101.", booking=booked))],
         ]
     )
     desk = open_desk(model)
@@ -91,8 +93,8 @@ async def test_a_refused_cancellation_is_explained_to_the_model_not_raised(
 ) -> None:
     model = scripted_model(
         [
-            [function_call("transfer_to_support_agent", {}, call_id="handoff")],
-            [function_call("cancel_booking", {"reference": "BK9999"}, call_id="cancel")],
+            [handoff_call(support_agent())],
+            [function_call("cancel_booking", {"reference": "BK9999"})],
             [assistant_message("I could not find booking BK9999. Could you check it?")],
         ]
     )

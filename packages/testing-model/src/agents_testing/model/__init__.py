@@ -26,7 +26,33 @@ if TYPE_CHECKING:
         UnexpectedModelCall,
     )
     from ._factory import ScriptedModelFactory
-    from ._items import assistant_message, function_call
+    from ._items_calls import (
+        custom_tool_call,
+        function_call,
+        handoff_call,
+        tool_search_call,
+    )
+    from ._items_hosted import (
+        code_interpreter_call,
+        file_search_call,
+        image_generation_call,
+        mcp_approval_request,
+        mcp_call,
+        mcp_list_tools,
+        web_search_call,
+    )
+    from ._items_local import (
+        apply_patch_call,
+        computer_call,
+        local_shell_call,
+        shell_call,
+    )
+    from ._items_messages import (
+        assistant_message,
+        final_output,
+        reasoning,
+        refusal,
+    )
     from ._scripted_model import ScriptedModel
     from ._step import ModelStep, ModelStepSpec
 
@@ -53,6 +79,23 @@ __all__ = [
     "any_order",
     "assistant_message",
     "function_call",
+    "apply_patch_call",
+    "code_interpreter_call",
+    "computer_call",
+    "custom_tool_call",
+    "file_search_call",
+    "final_output",
+    "handoff_call",
+    "image_generation_call",
+    "local_shell_call",
+    "mcp_approval_request",
+    "mcp_call",
+    "mcp_list_tools",
+    "reasoning",
+    "refusal",
+    "shell_call",
+    "tool_search_call",
+    "web_search_call",
 ]
 
 # ``InvalidModelArgument`` is served here but joins ``__all__`` (and so ``agents.testing``)
@@ -85,7 +128,24 @@ if not TYPE_CHECKING:
             "UnconsumedModelSteps": "._errors",
             "UnexpectedModelCall": "._errors",
             "any_order": "agents_testing.core",
-            "assistant_message": "._items",
-            "function_call": "._items",
+            "assistant_message": "._items_messages",
+            "function_call": "._items_calls",
+            "final_output": "._items_messages",
+            "reasoning": "._items_messages",
+            "refusal": "._items_messages",
+            "custom_tool_call": "._items_calls",
+            "handoff_call": "._items_calls",
+            "tool_search_call": "._items_calls",
+            "code_interpreter_call": "._items_hosted",
+            "file_search_call": "._items_hosted",
+            "image_generation_call": "._items_hosted",
+            "mcp_approval_request": "._items_hosted",
+            "mcp_call": "._items_hosted",
+            "mcp_list_tools": "._items_hosted",
+            "web_search_call": "._items_hosted",
+            "apply_patch_call": "._items_local",
+            "computer_call": "._items_local",
+            "local_shell_call": "._items_local",
+            "shell_call": "._items_local",
         },
     )

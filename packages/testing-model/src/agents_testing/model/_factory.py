@@ -18,6 +18,7 @@ class ScriptedModelFactory(Protocol):
     """What the ``scripted_model`` fixture is: call it exactly like ``ScriptedModel(...)``.
 
     Annotate the fixture with it, ``def test_x(scripted_model: ScriptedModelFactory)``.
+    The one difference: the fixture's models default to ``stream_all_items=True``.
     """
 
     def __call__(
@@ -26,4 +27,5 @@ class ScriptedModelFactory(Protocol):
         *,
         emit_traces: bool = False,
         default_usage: Usage | None = None,
+        stream_all_items: bool = True,
     ) -> ScriptedModel: ...

@@ -24,6 +24,7 @@ from agents_testing.core import (
 )
 
 from ._call import ModelCall
+from ._call_ids import CallIdAllocator
 from ._errors import (
     InvalidModelArgument,
     InvalidModelStep,
@@ -45,6 +46,7 @@ from ._streaming import (
     lifecycle_events,
     unstreamable_item,
 )
+from ._streaming_tools import TOOL_LIFECYCLE_TYPES
 from ._tracing import GenerationTrace, start_generation
 from ._validation import ValueProblem, checked_usage, describe
 
@@ -71,6 +73,12 @@ class ScriptedModel(Model):
     accepts it). Every call is recorded before its step is resolved.
     Apart from the constructor, the inspection properties, ``enqueue``, ``extend``
     and ``assert_complete``, all methods are the ``Model`` base class's.
+
+    ``stream_all_items=True`` streams hosted and built-in tool calls (web and file
+    search, code interpreter, image generation, MCP, custom tool, computer, shell,
+    local shell, tool search) with the events the Responses API sends for them; by
+    default a streamed call refuses them, as it always has. Tool calls built without
+    ``call_id`` get ``call_1``, ``call_2``, ... in the order this model serves them.
     """
 
     def __init__(
@@ -79,9 +87,14 @@ class ScriptedModel(Model):
         *,
         emit_traces: bool = False,
         default_usage: Usage | None = None,
+        stream_all_items: bool = False,
     ) -> None:
         if not isinstance(emit_traces, bool):
             raise InvalidModelArgument("emit_traces", "a bool", describe(emit_traces))
+        if not isinstance(stream_all_items, bool):
+            raise InvalidModelArgument("stream_all_items", "a bool", describe(stream_all_items))
+        self._stream_all_items = stream_all_items
+        self._call_ids = CallIdAllocator()
         self._default_usage: Usage | None = None
         if default_usage is not None:
             try:
@@ -90,7 +103,7 @@ class ScriptedModel(Model):
                 raise InvalidModelArgument(
                     "default_usage", "an agents.Usage or None", str(problem)
                 ) from None
-        self._script: StepScript[QueuedStep] = StepScript(_normalize_all(steps))
+        self._script: StepScript[QueuedStep] = StepScript(self._noted(_normalize_all(steps)))
         self._calls: list[ModelCall] = []
         self._cache = SnapshotCache()
         self._emit_traces = emit_traces
@@ -102,7 +115,7 @@ class ScriptedModel(Model):
 
     def enqueue(self, step: StepInput) -> None:
         """Validate one step or ``any_order`` group (input index 0) and queue it at the end."""
-        entry = normalize_entry(step, 0)
+        entry = self._noted([normalize_entry(step, 0)])[0]
         if isinstance(entry, QueuedStep):
             self._script.append(entry)
         else:
@@ -113,7 +126,7 @@ class ScriptedModel(Model):
 
         Nothing is queued when any of them is invalid.
         """
-        self._script.extend(_normalize_all(steps))
+        self._script.extend(self._noted(_normalize_all(steps)))
 
     # -- inspection ----------------------------------------------------------------
 
@@ -189,7 +202,7 @@ class ScriptedModel(Model):
                 step, auto_id = await resolve_step(call, queued)
                 if step.error is not None:
                     raise self._failure(step)
-                response = self._model_response(step, auto_id, index, model_settings)
+                response = self._model_response(step, auto_id, index, model_settings, input)
                 trace.finish_response(response.output, response.usage)
                 return response
         except BaseException as error:
@@ -248,8 +261,10 @@ class ScriptedModel(Model):
                         yield event
                 return
             with trace.current():
-                response = self._model_response(step, auto_id, index, model_settings)
-                output = _streamable_output(response, queued.input_index)
+                response = self._model_response(step, auto_id, index, model_settings, input)
+                output = _streamable_output(
+                    response, queued.input_index, all_items=self._stream_all_items
+                )
                 # Built in one go, then handed out: the runner does a lot of work between
                 # two events, and building each one on demand would run on cold caches.
                 lifecycle = list(
@@ -259,6 +274,7 @@ class ScriptedModel(Model):
                         response.usage,
                         response.request_id,
                         _raw_usage_if_asked(step, model_settings),
+                        all_items=self._stream_all_items,
                     )
                 )
             for event in lifecycle:
@@ -349,8 +365,23 @@ class ScriptedModel(Model):
         if not isinstance(error, (GeneratorExit, asyncio.CancelledError)):
             trace.record_error(error)
 
+    def _noted(
+        self, entries: list[QueuedStep | Entry[QueuedStep]]
+    ) -> list[QueuedStep | Entry[QueuedStep]]:
+        # Explicit call ids anywhere in the script, group members included, are taken.
+        for entry in entries:
+            members = (entry,) if isinstance(entry, QueuedStep) else entry.pending()
+            for one in members:
+                self._call_ids.note(one.step.output)
+        return entries
+
     def _model_response(
-        self, step: ModelStep, auto_id: bool, index: int, settings: ModelSettings
+        self,
+        step: ModelStep,
+        auto_id: bool,
+        index: int,
+        settings: ModelSettings,
+        request_input: str | list[TResponseInputItem],
     ) -> ModelResponse:
         if step.usage is not None:
             usage = detach(step.usage)
@@ -366,7 +397,7 @@ class ScriptedModel(Model):
         if _HAS_RAW_USAGE and raw_usage is not None:
             extra["raw_usage"] = raw_usage
         return ModelResponse(
-            output=list(step.output),
+            output=self._call_ids.assign(step.output, request_input),
             usage=usage,
             response_id=response_id,
             request_id=step.request_id,
@@ -436,16 +467,26 @@ def _raw_usage_if_asked(step: ModelStep, settings: ModelSettings) -> dict[str, A
     return detach(dict(step.raw_usage))
 
 
-def _streamable_output(response: ModelResponse, input_index: int) -> list[Any]:
-    bad = unstreamable_item(response.output)
+def _streamable_output(response: ModelResponse, input_index: int, *, all_items: bool) -> list[Any]:
+    bad = unstreamable_item(response.output, all_items=all_items)
     if bad is not None:
         position, kind = bad
+        if not all_items and kind in TOOL_LIFECYCLE_TYPES:
+            hint = (
+                "Make the model with ScriptedModel(..., stream_all_items=True) to stream it "
+                "as the provider does, or script this step with "
+                "ModelStep.stream(events, output=[...]) and give its exact events."
+            )
+        else:
+            hint = (
+                "For a streamed run, script this step with "
+                "ModelStep.stream(events, output=[...]) and give its exact events."
+            )
         raise InvalidModelStep(
             "invalid_stream_events",
             input_index,
             f"output item {position + 1} has type {safe_repr(kind, 40)}, which has no "
             f"automatic streaming lifecycle (only assistant messages, reasoning, function "
-            f"calls and apply-patch calls do). For a streamed run, script this step with "
-            f"ModelStep.stream(events, output=[...]) and give its exact events.",
+            f"calls and apply-patch calls do). {hint}",
         )
     return list(response.output)

@@ -27,6 +27,7 @@ from agents_testing.core import (
 )
 
 from ._errors import InvalidModelStep
+from ._items_common import AUTO_CALL_ID
 from ._validation import (
     STREAM_EVENT_CLASSES,
     ValueProblem,
@@ -438,7 +439,8 @@ def _stream_events(events: object, index: int) -> Any:
 
 
 def check_stream_event(event: object, position: int, index: int) -> None:
-    """Raise ``invalid_stream_events`` unless ``event`` is a normalized stream event."""
+    """Raise ``invalid_stream_events`` unless ``event`` is a normalized stream event
+    (and holds no call whose id is still to be assigned)."""
     if not isinstance(event, STREAM_EVENT_CLASSES):
         raise InvalidModelStep(
             "invalid_stream_events",
@@ -446,6 +448,17 @@ def check_stream_event(event: object, position: int, index: int) -> None:
             f"stream event {position + 1} is {describe(event)}; strict streams hold the "
             f"SDK's normalized TResponseStreamEvent models (openai.types.responses), not "
             f"output items, wire chunks or dicts.",
+        )
+    # Exact events are sent as written, so an id still to be assigned would reach the
+    # runner as the placeholder.
+    item = getattr(event, "item", None)
+    if getattr(item, "call_id", None) == AUTO_CALL_ID:
+        raise InvalidModelStep(
+            "invalid_stream_events",
+            index,
+            f"stream event {position + 1} carries a call built without call_id; "
+            f"ModelStep.stream sends its events exactly as written, so give the call an "
+            f"explicit call_id.",
         )
 
 

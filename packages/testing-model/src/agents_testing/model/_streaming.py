@@ -52,6 +52,9 @@ from openai.types.responses.response_reasoning_summary_part_done_event import (
 
 from agents_testing.core import compat, detach
 
+from ._streaming_tools import TOOL_LIFECYCLE_TYPES, started_tool_item, tool_events
+from ._validation import OUTPUT_ITEM_CLASSES
+
 __all__ = [
     "SCRIPTED_MODEL_NAME",
     "STREAMABLE_TYPES",
@@ -68,12 +71,21 @@ _ARGS_DONE_HAS_NAME = compat.function_arguments_done_has_name()
 _NORMALIZED_USAGE_ATTR, _RAW_USAGE_ATTR = compat.streamed_usage_attributes()
 
 
-def unstreamable_item(items: Sequence[TResponseOutputItem]) -> tuple[int, str] | None:
-    """The position and type of the first item without a lifecycle, or None."""
+def unstreamable_item(
+    items: Sequence[TResponseOutputItem], *, all_items: bool = False
+) -> tuple[int, str] | None:
+    """The position and type of the first item without a lifecycle, or None.
+
+    ``all_items`` adds the tool-call items of :data:`TOOL_LIFECYCLE_TYPES`.
+    """
     for position, item in enumerate(items):
         kind = item.type
-        if kind not in STREAMABLE_TYPES or not isinstance(item, _STREAMABLE_CLASSES[kind]):
-            return position, kind
+        if kind in STREAMABLE_TYPES and isinstance(item, _STREAMABLE_CLASSES[kind]):
+            continue
+        tool_class = OUTPUT_ITEM_CLASSES.get(kind) if all_items else None
+        if kind in TOOL_LIFECYCLE_TYPES and tool_class and isinstance(item, tool_class):
+            continue
+        return position, kind
     return None
 
 
@@ -140,6 +152,8 @@ def lifecycle_events(
     usage: Usage,
     request_id: str | None = None,
     raw_usage: dict[str, Any] | None = None,
+    *,
+    all_items: bool = False,
 ) -> Iterator[TResponseStreamEvent]:
     """Yield the normalized event sequence of a response made of ``output``.
 
@@ -167,6 +181,8 @@ def lifecycle_events(
             started = item.model_copy(update={"arguments": "", "status": "in_progress"})
         elif kind == "reasoning":
             started = item.model_copy(update={"summary": [], "content": None})
+        elif all_items and kind in TOOL_LIFECYCLE_TYPES:
+            started = started_tool_item(item)
         else:
             started = item.model_copy(update={"status": "in_progress"})
         yield ResponseOutputItemAddedEvent(
@@ -181,6 +197,8 @@ def lifecycle_events(
             yield from _function_call_events(item, item_id, index, number)  # type: ignore[arg-type]
         elif kind == "reasoning":
             yield from _reasoning_events(item, item_id, index, number)  # type: ignore[arg-type]
+        elif all_items and kind in TOOL_LIFECYCLE_TYPES:
+            yield from tool_events(item, item_id, index, number)
         yield ResponseOutputItemDoneEvent(
             type="response.output_item.done",
             sequence_number=number(),

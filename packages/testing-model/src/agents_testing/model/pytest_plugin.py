@@ -5,6 +5,7 @@ Loaded by pytest through the ``pytest11`` entry point; the library never imports
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -24,10 +25,25 @@ pytest_plugins = ["agents_testing.core.cassette_pytest"]
 
 @pytest.fixture
 def scripted_model(_agents_testing_doubles: ScriptedDoubles) -> ScriptedModelFactory:
-    """Make ``ScriptedModel(...)`` doubles, each checked with ``assert_complete()`` at teardown."""
+    """Make ``ScriptedModel(...)`` doubles, each checked with ``assert_complete()`` at teardown.
+
+    Unlike the bare class, its models default to ``stream_all_items=True``: streamed
+    runs carry hosted and built-in tool calls with their provider events.
+    """
     from agents_testing.model import ScriptedModel
 
-    return _agents_testing_doubles.track("scripted_model", ScriptedModel)
+    def scripted_model(*args: Any, stream_all_items: bool = True, **kwargs: Any) -> ScriptedModel:
+        return ScriptedModel(*args, stream_all_items=stream_all_items, **kwargs)
+
+    scripted_model.__doc__ = ScriptedModel.__doc__
+    signature = inspect.signature(ScriptedModel)
+    scripted_model.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[
+            p.replace(default=True) if p.name == "stream_all_items" else p
+            for p in signature.parameters.values()
+        ]
+    )
+    return _agents_testing_doubles.track("scripted_model", scripted_model)
 
 
 class ModelCassetteFixture:
