@@ -60,6 +60,15 @@ _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
             "UnexpectedModelCall",
             "assistant_message",
             "function_call",
+            "HandoffStep",
+            "NOT_CHECKED",
+            "ToolCallStep",
+            "Trajectory",
+            "TrajectoryMismatch",
+            "TrajectoryStep",
+            "assert_trajectory",
+            "handoff_to",
+            "tool_call",
         }
     ),
     "sandbox": frozenset(

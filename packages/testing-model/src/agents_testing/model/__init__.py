@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         InvalidModelArgument,
         InvalidModelStep,
         ModelScriptError,
+        TrajectoryMismatch,
         UnconsumedModelSteps,
         UnexpectedModelCall,
     )
@@ -26,6 +27,15 @@ if TYPE_CHECKING:
     from ._items import assistant_message, function_call
     from ._scripted_model import ScriptedModel
     from ._step import ModelStep, ModelStepSpec
+    from ._trajectory import Trajectory, assert_trajectory
+    from ._trajectory_steps import (
+        NOT_CHECKED,
+        HandoffStep,
+        ToolCallStep,
+        TrajectoryStep,
+        handoff_to,
+        tool_call,
+    )
 
 __all__ = [
     "CassetteModel",
@@ -48,6 +58,15 @@ __all__ = [
     "UnexpectedModelCall",
     "assistant_message",
     "function_call",
+    "HandoffStep",
+    "NOT_CHECKED",
+    "ToolCallStep",
+    "Trajectory",
+    "TrajectoryMismatch",
+    "TrajectoryStep",
+    "assert_trajectory",
+    "handoff_to",
+    "tool_call",
 ]
 
 # ``InvalidModelArgument`` is served here but joins ``__all__`` (and so ``agents.testing``)
@@ -80,5 +99,14 @@ if not TYPE_CHECKING:
             "UnexpectedModelCall": "._errors",
             "assistant_message": "._items",
             "function_call": "._items",
+            "HandoffStep": "._trajectory_steps",
+            "NOT_CHECKED": "._trajectory_steps",
+            "ToolCallStep": "._trajectory_steps",
+            "Trajectory": "._trajectory",
+            "TrajectoryMismatch": "._errors",
+            "TrajectoryStep": "._trajectory_steps",
+            "assert_trajectory": "._trajectory",
+            "handoff_to": "._trajectory_steps",
+            "tool_call": "._trajectory_steps",
         },
     )
