@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any, get_args, overload
+from typing import get_args, overload
 
 from agents_testing.core import safe_repr
 
@@ -11,7 +11,7 @@ from ._errors import InvalidModelArgument
 from ._trajectory_diff import mismatch
 from ._trajectory_match import ArgumentMode, OrderMode, match
 from ._trajectory_source import steps_of
-from ._trajectory_steps import NOT_CHECKED, HandoffStep, ToolCallStep, TrajectoryStep, plain
+from ._trajectory_steps import HandoffStep, ToolCallStep, TrajectoryStep
 from ._validation import describe
 
 __all__ = ["Trajectory", "assert_trajectory"]
@@ -90,20 +90,7 @@ class Trajectory(Sequence[TrajectoryStep]):
 
     def __agents_testing_snapshot__(self) -> object:
         """The steps as plain JSON-able data, without the volatile call ids."""
-        data: list[dict[str, Any]] = []
-        for step in self._steps:
-            if isinstance(step, HandoffStep):
-                data.append({"handoff": step.target, "source": step.source})
-                continue
-            entry: dict[str, Any] = {"tool": step.name, "kind": step.kind}
-            if step.agent is not None:
-                entry["agent"] = step.agent
-            if step.arguments is not NOT_CHECKED:
-                entry["arguments"] = plain(step.arguments)
-            if step.output is not NOT_CHECKED:
-                entry["output"] = plain(step.output)
-            data.append(entry)
-        return data
+        return [step._snapshot() for step in self._steps]
 
     @overload
     def __getitem__(self, index: int) -> TrajectoryStep: ...

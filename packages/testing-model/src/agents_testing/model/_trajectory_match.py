@@ -61,18 +61,28 @@ def difference(
                 f"expected a handoff to {safe_repr(expected.target, 80)}, got one to "
                 f"{safe_repr(actual.target, 80)}"
             )
+        if expected.source is not None and actual.source is None:
+            return (
+                f"expected the handoff from {safe_repr(expected.source, 80)}, but which agent "
+                f"handed off is not known (a model's calls do not record it)"
+            )
         if expected.source is not None and expected.source != actual.source:
             return (
                 f"expected the handoff from {safe_repr(expected.source, 80)}, got it from "
                 f"{safe_repr(actual.source, 80)}"
             )
         return None
-    if not isinstance(actual, ToolCallStep):
-        return f"expected a call of {safe_repr(expected.name, 80)}, got a handoff"
+    if not isinstance(expected, ToolCallStep) or not isinstance(actual, ToolCallStep):
+        return f"expected a call of {safe_repr(getattr(expected, 'name', None), 80)}, got a handoff"
     if expected.name not in (actual.name, actual.kind):
         return (
             f"expected a call of {safe_repr(expected.name, 80)}, got a call of "
             f"{safe_repr(actual.name, 80)}"
+        )
+    if expected.agent is not None and actual.agent is None:
+        return (
+            f"expected the call from agent {safe_repr(expected.agent, 80)}, but which agent "
+            f"made it is not known (a model's calls do not record it)"
         )
     if expected.agent is not None and expected.agent != actual.agent:
         return (

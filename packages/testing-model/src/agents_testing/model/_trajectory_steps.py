@@ -11,7 +11,7 @@ import contextlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, TypeAlias
+from typing import Any, Final
 
 from agents_testing.core import safe_repr
 
@@ -53,8 +53,17 @@ NOT_CHECKED: Final[Any] = _NotChecked()
 """A step field that is not checked (in an expectation) or was not recorded (in a run)."""
 
 
+class TrajectoryStep:
+    """Base of the two kinds of step, :class:`ToolCallStep` and :class:`HandoffStep`."""
+
+    __slots__ = ()
+
+    def _snapshot(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+
 @dataclass(frozen=True)
-class ToolCallStep:
+class ToolCallStep(TrajectoryStep):
     """One tool call: its name, parsed arguments and, when known, its output.
 
     ``kind`` is the output item type the model produced (``"function_call"`` for
@@ -79,9 +88,19 @@ class ToolCallStep:
             parts.append(f"output={safe_repr(self.output, 80)}")
         return f"tool_call({', '.join(parts)})"
 
+    def _snapshot(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {"tool": self.name, "kind": self.kind}
+        if self.agent is not None:
+            entry["agent"] = self.agent
+        if self.arguments is not NOT_CHECKED:
+            entry["arguments"] = plain(self.arguments)
+        if self.output is not NOT_CHECKED:
+            entry["output"] = plain(self.output)
+        return entry
+
 
 @dataclass(frozen=True)
-class HandoffStep:
+class HandoffStep(TrajectoryStep):
     """One handoff: the name of the agent handed to and, when known, of the one handing off."""
 
     target: str
@@ -92,8 +111,8 @@ class HandoffStep:
         source = "" if self.source is None else f", source={safe_repr(self.source, 80)}"
         return f"handoff_to({safe_repr(self.target, 80)}{source})"
 
-
-TrajectoryStep: TypeAlias = ToolCallStep | HandoffStep
+    def _snapshot(self) -> dict[str, Any]:
+        return {"handoff": self.target, "source": self.source}
 
 
 def tool_call(
