@@ -121,7 +121,7 @@ class ModelCall:
         Messages and reasoning are left out: only calls make up a trajectory, and
         copying long texts on every call would cost every test.
         """
-        calls = tuple(detach(item) for item in output if _is_call(item))
+        calls = tuple(_call_record(item) for item in output if _is_call(item))
         object.__setattr__(self, "_answer", calls)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -236,6 +236,24 @@ class ModelCall:
             f"tools={safe_repr([getattr(tool, 'name', tool) for tool in self._tools])}, "
             f"system_instructions={safe_repr(self._system_instructions)})"
         )
+
+
+def _call_record(item: Any) -> Any:
+    """A detached record of one call item; a function call keeps only its (immutable) strings."""
+    if isinstance(item, Mapping):
+        fields = item
+    elif getattr(item, "type", None) == "function_call":
+        fields = {name: getattr(item, name, None) for name in _FUNCTION_CALL_FIELDS}
+    else:
+        return detach(item)
+    if fields.get("type") == "function_call" and all(
+        isinstance(fields.get(name), (str, type(None))) for name in _FUNCTION_CALL_FIELDS
+    ):
+        return {name: fields.get(name) for name in _FUNCTION_CALL_FIELDS}
+    return detach(item)
+
+
+_FUNCTION_CALL_FIELDS = ("type", "name", "arguments", "call_id")
 
 
 def _is_call(item: object) -> bool:
