@@ -558,3 +558,28 @@ async def test_the_model_trajectory_survives_mutation_of_the_run_result() -> Non
     result.raw_responses[0].output[0].arguments = '{"city": "Nara"}'  # type: ignore[union-attr]
 
     assert_trajectory(model, [tool_call("get_weather", {"city": "Kobe"})])
+
+
+@pytest.mark.asyncio
+async def test_an_mcp_call_keeps_its_tool_name_arguments_and_output() -> None:
+    from openai.types.responses.response_output_item import McpCall
+
+    mcp = McpCall(
+        id="mcp_1",
+        type="mcp_call",
+        name="search_docs",
+        server_label="docs",
+        arguments='{"query": "refunds"}',
+        output="3 results",
+    )
+    model = ScriptedModel([[mcp, assistant_message("Found three.")]])
+    result = await Runner.run(
+        Agent(name="Librarian", model=model),
+        "Refunds?",
+        run_config=RunConfig(tracing_disabled=True),
+    )
+
+    expected = [tool_call("search_docs", {"query": "refunds"}, output="3 results")]
+    assert_trajectory(result, expected)
+    assert_trajectory(model, expected)
+    assert_trajectory(result, [tool_call("mcp_call")], arguments="ignore")
