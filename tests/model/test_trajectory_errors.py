@@ -149,3 +149,15 @@ async def test_a_mixed_sequence_source_is_refused(run: Any, streamed: bool) -> N
     with pytest.raises(InvalidModelArgument):
         Trajectory.of([*model.calls, *result.new_items])
     assert Trajectory.of(result.new_items) == Trajectory.of(model.calls) == Trajectory([])
+
+
+def test_a_trajectory_built_by_hand_takes_only_steps() -> None:
+    assert Trajectory([handoff_to("Billing")]).handoffs == (handoff_to("Billing"),)
+
+    with pytest.raises(InvalidModelArgument) as caught:
+        Trajectory([handoff_to("Billing"), "refund"])  # type: ignore[list-item]
+
+    assert str(caught.value) == (
+        "Invalid argument Trajectory(steps)[1]: expected a step made by tool_call() or "
+        "handoff_to(), got str 'refund'."
+    )

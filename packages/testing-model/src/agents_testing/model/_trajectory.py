@@ -112,9 +112,6 @@ class Trajectory(Sequence[TrajectoryStep]):
             return self._steps == other._steps
         return NotImplemented
 
-    def __hash__(self) -> int:
-        return hash(self._steps)
-
     def __repr__(self) -> str:
         return f"Trajectory([{', '.join(map(repr, self._steps))}])"
 
