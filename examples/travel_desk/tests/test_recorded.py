@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from agents import Model
-from openai.types.responses import ResponseFunctionToolCall
+from agents.testing import assert_trajectory, handoff_to, tool_call
 from travel_desk import BookingReply
 
 from ._types import OpenDesk
@@ -26,12 +26,6 @@ def production_model() -> Model:
     from openai import AsyncOpenAI
 
     return OpenAIResponsesModel("gpt-4.1", AsyncOpenAI(max_retries=0))
-
-
-def _called_name(raw_item: object) -> str:
-    """The tool a recorded function call named."""
-    assert isinstance(raw_item, ResponseFunctionToolCall), raw_item
-    return raw_item.name
 
 
 @pytest.mark.asyncio
@@ -47,10 +41,10 @@ async def test_a_recorded_booking_replays_the_handoff_tools_and_structured_reply
     assert isinstance(reply, BookingReply)
     assert reply.booking is not None
     assert (reply.booking.reference, reply.booking.flight_number) == ("BK0001", "TD101")
-    tools = [
-        _called_name(item.raw_item) for item in result.new_items if item.type == "tool_call_item"
-    ]
-    assert tools == ["search_flights", "book_flight"]
+    assert_trajectory(
+        result,
+        [handoff_to("Booking agent"), tool_call("search_flights"), tool_call("book_flight")],
+    )
 
 
 @pytest.mark.asyncio

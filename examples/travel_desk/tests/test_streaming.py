@@ -10,7 +10,14 @@ from typing import Any
 
 import pytest
 from agents.items import TResponseOutputItem, TResponseStreamEvent
-from agents.testing import ModelStep, assistant_message, function_call
+from agents.testing import (
+    ModelStep,
+    assert_trajectory,
+    assistant_message,
+    function_call,
+    handoff_to,
+    tool_call,
+)
 from openai.types.responses import (
     Response,
     ResponseCompletedEvent,
@@ -100,6 +107,9 @@ async def test_a_streamed_turn_runs_handoffs_and_tools_between_model_calls(
     assert "".join(deltas) == "I cannot find BK0404."
     assert [call.streamed for call in model.calls] == [True, True, True]
     assert desk.agent.name == "Support agent"
+    assert_trajectory(
+        model, [handoff_to("Support agent"), tool_call("booking_status", {"reference": "BK0404"})]
+    )
 
 
 @pytest.mark.asyncio

@@ -79,6 +79,15 @@ _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
             "shell_call",
             "tool_search_call",
             "web_search_call",
+            "HandoffStep",
+            "NOT_CHECKED",
+            "ToolCallStep",
+            "Trajectory",
+            "TrajectoryMismatch",
+            "TrajectoryStep",
+            "assert_trajectory",
+            "handoff_to",
+            "tool_call",
         }
     ),
     "sandbox": frozenset(

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
         InvalidModelStep,
         ModelCallMatcherError,
         ModelScriptError,
+        TrajectoryMismatch,
         UnconsumedModelSteps,
         UnexpectedModelCall,
     )
@@ -55,6 +56,15 @@ if TYPE_CHECKING:
     )
     from ._scripted_model import ScriptedModel
     from ._step import ModelStep, ModelStepSpec
+    from ._trajectory import Trajectory, assert_trajectory
+    from ._trajectory_steps import (
+        NOT_CHECKED,
+        HandoffStep,
+        ToolCallStep,
+        TrajectoryStep,
+        handoff_to,
+        tool_call,
+    )
 
 __all__ = [
     "CassetteModel",
@@ -96,6 +106,15 @@ __all__ = [
     "shell_call",
     "tool_search_call",
     "web_search_call",
+    "HandoffStep",
+    "NOT_CHECKED",
+    "ToolCallStep",
+    "Trajectory",
+    "TrajectoryMismatch",
+    "TrajectoryStep",
+    "assert_trajectory",
+    "handoff_to",
+    "tool_call",
 ]
 
 # ``InvalidModelArgument`` is served here but joins ``__all__`` (and so ``agents.testing``)
@@ -147,5 +166,14 @@ if not TYPE_CHECKING:
             "computer_call": "._items_local",
             "local_shell_call": "._items_local",
             "shell_call": "._items_local",
+            "HandoffStep": "._trajectory_steps",
+            "NOT_CHECKED": "._trajectory_steps",
+            "ToolCallStep": "._trajectory_steps",
+            "Trajectory": "._trajectory",
+            "TrajectoryMismatch": "._errors",
+            "TrajectoryStep": "._trajectory_steps",
+            "assert_trajectory": "._trajectory",
+            "handoff_to": "._trajectory_steps",
+            "tool_call": "._trajectory_steps",
         },
     )

@@ -41,6 +41,7 @@ class ModelCall:
     """
 
     __slots__ = (
+        "_answer",
         "_conversation_id",
         "_handoffs",
         "_input",
@@ -65,6 +66,7 @@ class ModelCall:
     _previous_response_id: str | None
     _conversation_id: str | None
     _streamed: bool
+    _answer: tuple[Any, ...] | None
 
     def __init__(self) -> None:
         raise TypeError("ModelCall objects are recorded by ScriptedModel; read them from .calls.")
@@ -110,7 +112,17 @@ class ModelCall:
         setter(call, "_previous_response_id", previous_response_id)
         setter(call, "_conversation_id", conversation_id)
         setter(call, "_streamed", streamed)
+        setter(call, "_answer", None)
         return call
+
+    def _answered(self, output: Sequence[Any]) -> None:
+        """Keep detached copies of the tool and handoff calls the model answered with.
+
+        Messages and reasoning are left out: only calls make up a trajectory, and
+        copying long texts on every call would cost every test.
+        """
+        calls = tuple(_call_record(item) for item in output if _is_call(item))
+        object.__setattr__(self, "_answer", calls)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"ModelCall is a read-only record; cannot set {name!r}.")
@@ -224,6 +236,29 @@ class ModelCall:
             f"tools={safe_repr([getattr(tool, 'name', tool) for tool in self._tools])}, "
             f"system_instructions={safe_repr(self._system_instructions)})"
         )
+
+
+def _call_record(item: Any) -> Any:
+    """A detached record of one call item; a function call keeps only its (immutable) strings."""
+    if isinstance(item, Mapping):
+        fields = item
+    elif getattr(item, "type", None) == "function_call":
+        fields = {name: getattr(item, name, None) for name in _FUNCTION_CALL_FIELDS}
+    else:
+        return detach(item)
+    if fields.get("type") == "function_call" and all(
+        isinstance(fields.get(name), (str, type(None))) for name in _FUNCTION_CALL_FIELDS
+    ):
+        return {name: fields.get(name) for name in _FUNCTION_CALL_FIELDS}
+    return detach(item)
+
+
+_FUNCTION_CALL_FIELDS = ("type", "name", "arguments", "call_id")
+
+
+def _is_call(item: object) -> bool:
+    kind = item.get("type") if isinstance(item, Mapping) else getattr(item, "type", None)
+    return isinstance(kind, str) and kind.endswith("_call")
 
 
 def _is_message(item: object) -> bool:

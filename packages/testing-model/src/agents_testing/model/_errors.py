@@ -11,12 +11,14 @@ Message shapes are stable so that tests can ``match=`` on them:
 - ``ModelCallMatcherError``: ``"Model matcher of step #N rejected call #M. ..."`` (or
   ``"Model matchers rejected call #M: none of the K pending member(s) ..."`` for a group);
 - ``UnconsumedModelSteps``: ``"N scripted model step(s) were not consumed ..."``;
-- ``InvalidModelArgument``: ``"Invalid argument <name>: expected <type>, got <value>."``.
+- ``InvalidModelArgument``: ``"Invalid argument <name>: expected <type>, got <value>."``;
+- ``TrajectoryMismatch``: ``"Trajectory does not match (order=..., arguments=...): ..."``
+  followed by the expected and the actual steps, one line each.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from agents_testing.core import (
     AgentsTestingError,
@@ -29,6 +31,7 @@ from agents_testing.core import (
 if TYPE_CHECKING:
     from ._call import ModelCall
     from ._step import ModelStep
+    from ._trajectory_steps import TrajectoryStep
 
 __all__ = [
     "InvalidModelArgument",
@@ -36,6 +39,7 @@ __all__ = [
     "InvalidModelStepReason",
     "ModelCallMatcherError",
     "ModelScriptError",
+    "TrajectoryMismatch",
     "UnconsumedModelSteps",
     "UnexpectedModelCall",
 ]
@@ -188,3 +192,48 @@ class InvalidModelArgument(ModelScriptError, TypeError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.argument, self.expected, self.got))
+
+
+class TrajectoryMismatch(ModelScriptError, AssertionError):
+    """A run's tool calls and handoffs did not match the expected trajectory.
+
+    ``expected`` and ``actual`` are the two step tuples, ``order`` and ``arguments`` the
+    modes compared with, ``reason`` the first difference in words. ``expected_index``
+    and ``actual_index`` (0-based) point at the first diverging step on each side, None
+    where that side has no step at fault. The message is a step-by-step diff.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        expected: tuple[TrajectoryStep, ...],
+        actual: tuple[TrajectoryStep, ...],
+        order: str,
+        arguments: str,
+        reason: str,
+        expected_index: int | None,
+        actual_index: int | None,
+    ) -> None:
+        self.expected = expected
+        self.actual = actual
+        self.order = order
+        self.arguments = arguments
+        self.reason = reason
+        self.expected_index = expected_index
+        self.actual_index = actual_index
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            type(self),
+            (
+                str(self),
+                self.expected,
+                self.actual,
+                self.order,
+                self.arguments,
+                self.reason,
+                self.expected_index,
+                self.actual_index,
+            ),
+        )

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
 from agents.models.interface import Model, ModelTracing
 from agents.usage import Usage
+from openai.types.responses import ResponseCompletedEvent
 from pydantic import BaseModel
 
 from agents_testing.core import (
@@ -203,6 +204,7 @@ class ScriptedModel(Model):
                 if step.error is not None:
                     raise self._failure(step)
                 response = self._model_response(step, auto_id, index, model_settings, input)
+                call._answered(response.output)
                 trace.finish_response(response.output, response.usage)
                 return response
         except BaseException as error:
@@ -258,6 +260,8 @@ class ScriptedModel(Model):
             if step.stream_events is not None:
                 async with aclosing(strict_events(step, call, queued.input_index, trace)) as events:
                     async for event in events:
+                        if isinstance(event, ResponseCompletedEvent):
+                            call._answered(event.response.output)
                         yield event
                 return
             with trace.current():
@@ -265,6 +269,7 @@ class ScriptedModel(Model):
                 output = _streamable_output(
                     response, queued.input_index, all_items=self._stream_all_items
                 )
+                call._answered(output)
                 # Built in one go, then handed out: the runner does a lot of work between
                 # two events, and building each one on demand would run on cold caches.
                 lifecycle = list(

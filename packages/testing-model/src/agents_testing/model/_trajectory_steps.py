@@ -1,0 +1,220 @@
+"""The steps of a trajectory: tool calls and handoffs, and the builders of expected ones.
+
+The same two types describe what a run did (read from it by ``Trajectory.of``) and what
+a test expects (built with :func:`tool_call` and :func:`handoff_to`). Fields an
+expectation leaves out are not checked; their value is :data:`NOT_CHECKED`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from agents_testing.core import safe_repr
+
+from ._errors import InvalidModelArgument
+from ._validation import describe
+
+__all__ = [
+    "NOT_CHECKED",
+    "HandoffStep",
+    "ToolCallStep",
+    "TrajectoryStep",
+    "handoff_to",
+    "plain",
+    "tool_call",
+]
+
+
+class _NotChecked:
+    """The value of a step field that an expectation leaves open (and a run did not record)."""
+
+    _instance: _NotChecked | None = None
+
+    def __new__(cls) -> _NotChecked:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "NOT_CHECKED"
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __reduce__(self) -> str:
+        return "NOT_CHECKED"
+
+
+NOT_CHECKED: Final[Any] = _NotChecked()
+"""A step field that is not checked (in an expectation) or was not recorded (in a run)."""
+
+
+class TrajectoryStep:
+    """Base of the two kinds of step, :class:`ToolCallStep` and :class:`HandoffStep`."""
+
+    __slots__ = ()
+
+    def _snapshot(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class ToolCallStep(TrajectoryStep):
+    """One tool call: its name, parsed arguments and, when known, its output.
+
+    ``kind`` is the output item type the model produced (``"function_call"`` for
+    function tools, ``"web_search_call"``, ``"mcp_call"``, ... for hosted and built-in
+    tools); hosted calls without a tool name are named by that type. ``agent`` is the
+    name of the agent whose model made the call and ``call_id`` the model's call id;
+    neither is compared unless an expectation gives ``agent``.
+    """
+
+    name: str
+    arguments: Any = NOT_CHECKED
+    output: Any = NOT_CHECKED
+    kind: str | None = None
+    agent: str | None = None
+    call_id: str | None = None
+
+    def __repr__(self) -> str:
+        parts = [safe_repr(self.name, 80)]
+        if self.arguments is not NOT_CHECKED:
+            parts.append(safe_repr(self.arguments, 160))
+        if self.output is not NOT_CHECKED:
+            parts.append(f"output={safe_repr(self.output, 80)}")
+        return f"tool_call({', '.join(parts)})"
+
+    def _snapshot(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {"tool": self.name, "kind": self.kind}
+        if self.agent is not None:
+            entry["agent"] = self.agent
+        if self.arguments is not NOT_CHECKED:
+            entry["arguments"] = plain(self.arguments)
+        if self.output is not NOT_CHECKED:
+            entry["output"] = plain(self.output)
+        return entry
+
+
+@dataclass(frozen=True)
+class HandoffStep(TrajectoryStep):
+    """One handoff: the name of the agent handed to and, when known, of the one handing off."""
+
+    target: str
+    source: str | None = None
+    call_id: str | None = None
+
+    def __repr__(self) -> str:
+        source = "" if self.source is None else f", source={safe_repr(self.source, 80)}"
+        return f"handoff_to({safe_repr(self.target, 80)}{source})"
+
+    def _snapshot(self) -> dict[str, Any]:
+        return {"handoff": self.target, "source": self.source}
+
+
+def tool_call(
+    name: str,
+    arguments: Any = NOT_CHECKED,
+    *,
+    output: Any = NOT_CHECKED,
+    agent: Any = None,
+) -> ToolCallStep:
+    """An expected call of the tool ``name``; ``arguments`` and ``output`` are checked when given.
+
+    ``arguments`` is a mapping of JSON data whose values (at any depth) may be matchers
+    (any object with its own ``__eq__``, such as ``unittest.mock.ANY``), a matcher for
+    the whole arguments, or a JSON string. ``agent`` (a name or an agent) checks which
+    agent's model made the call.
+    """
+    if not isinstance(name, str) or not name:
+        raise InvalidModelArgument("tool_call(name)", "a non-empty str", describe(name))
+    if isinstance(arguments, str):
+        # A str that is not JSON stays text: custom tools take free-form input.
+        with contextlib.suppress(ValueError):
+            arguments = json.loads(arguments)
+    elif arguments is not NOT_CHECKED:
+        problem = _json_problem(arguments, "arguments")
+        if problem is not None:
+            raise InvalidModelArgument(
+                "tool_call(arguments)",
+                "a mapping of JSON data (values may be matchers), a matcher or a JSON str",
+                problem,
+            )
+    return ToolCallStep(
+        name=name,
+        arguments=arguments,
+        output=output,
+        agent=_agent_name(agent, "tool_call(agent)"),
+    )
+
+
+def handoff_to(target: Any, *, source: Any = None) -> HandoffStep:
+    """An expected handoff to ``target`` (an agent or its name), optionally from ``source``."""
+    name = _agent_name(target, "handoff_to(target)")
+    if name is None:
+        raise InvalidModelArgument(
+            "handoff_to(target)", "an agent or a non-empty agent name", describe(target)
+        )
+    return HandoffStep(target=name, source=_agent_name(source, "handoff_to(source)"))
+
+
+def _agent_name(value: Any, argument: str) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str) and value:
+        return value
+    from agents.agent import AgentBase
+
+    if isinstance(value, AgentBase) and isinstance(value.name, str):
+        return value.name
+    raise InvalidModelArgument(
+        argument, "an agent, a non-empty agent name or None", describe(value)
+    )
+
+
+_JSON_SCALARS = (str, int, float, bool, type(None))
+# Objects that keep object's own __eq__ only equal themselves: no use as a matcher.
+_OBJECT_EQ: Any = object.__eq__
+
+
+def _json_problem(value: Any, path: str) -> str | None:
+    """What makes ``value`` neither JSON data nor a matcher, or None when it is fine."""
+    if isinstance(value, _JSON_SCALARS):
+        return None
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return f"{path} has a non-str key {safe_repr(key, 40)}"
+            problem = _json_problem(item, f"{path}[{key!r}]")
+            if problem is not None:
+                return problem
+        return None
+    if isinstance(value, (list, tuple)):
+        for position, item in enumerate(value):
+            problem = _json_problem(item, f"{path}[{position}]")
+            if problem is not None:
+                return problem
+        return None
+    if isinstance(value, (set, frozenset, bytes, bytearray)) or type(value).__eq__ is _OBJECT_EQ:
+        return f"{path} holds {describe(value)}, which is not JSON data and not a matcher"
+    return None
+
+
+def plain(value: Any) -> Any:
+    """``value`` as plain JSON-able data; what has no JSON form becomes its bounded repr."""
+    if isinstance(value, _JSON_SCALARS):
+        return value
+    if isinstance(value, Mapping):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        try:
+            return plain(dump(mode="json"))
+        except Exception:
+            pass  # fall back to the repr below
+    return safe_repr(value)
