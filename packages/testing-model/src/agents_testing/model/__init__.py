@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ._errors import (
         InvalidModelArgument,
         InvalidModelStep,
+        InvalidScriptedToolCall,
         ModelScriptError,
         UnconsumedModelSteps,
         UnexpectedModelCall,
@@ -33,6 +34,7 @@ __all__ = [
     "InputMessage",
     "InvalidModelArgument",
     "InvalidModelStep",
+    "InvalidScriptedToolCall",
     "ModelCall",
     "ModelCassette",
     "ModelRequestMismatch",
@@ -65,6 +67,7 @@ if not TYPE_CHECKING:
             "InputMessage": "._call",
             "InvalidModelArgument": "._errors",
             "InvalidModelStep": "._errors",
+            "InvalidScriptedToolCall": "._errors",
             "ModelCall": "._call",
             "ModelCassette": "._cassette",
             "ModelRequestMismatch": "._cassette_replay",

@@ -9,12 +9,13 @@ Message shapes are stable so that tests can ``match=`` on them:
 - ``InvalidModelStep``: ``"Invalid model step #N: <what is wrong>"``;
 - ``UnexpectedModelCall``: ``"Unexpected model call #N: the script has no step left ..."``;
 - ``UnconsumedModelSteps``: ``"N scripted model step(s) were not consumed ..."``;
-- ``InvalidModelArgument``: ``"Invalid argument <name>: expected <type>, got <value>."``.
+- ``InvalidModelArgument``: ``"Invalid argument <name>: expected <type>, got <value>."``;
+- ``InvalidScriptedToolCall``: ``"Scripted call #N calls <tool> ..."``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from agents_testing.core import (
     AgentsTestingError,
@@ -22,6 +23,7 @@ from agents_testing.core import (
     UnconsumedStepsError,
     UnexpectedCallError,
     ordinal,
+    safe_repr,
 )
 
 if TYPE_CHECKING:
@@ -32,6 +34,8 @@ __all__ = [
     "InvalidModelArgument",
     "InvalidModelStep",
     "InvalidModelStepReason",
+    "InvalidScriptedToolCall",
+    "InvalidToolCallReason",
     "ModelScriptError",
     "UnconsumedModelSteps",
     "UnexpectedModelCall",
@@ -46,6 +50,8 @@ InvalidModelStepReason = Literal[
     "conflicting_outcomes",
     "invalid_retry_advice",
 ]
+
+InvalidToolCallReason = Literal["unknown_tool", "invalid_json", "invalid_arguments"]
 
 
 class ModelScriptError(AgentsTestingError):
@@ -138,3 +144,77 @@ class InvalidModelArgument(ModelScriptError, TypeError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.argument, self.expected, self.got))
+
+
+class InvalidScriptedToolCall(ModelScriptError):
+    """A scripted ``function_call`` does not fit the tools its model call offered.
+
+    Raised by a ``ScriptedModel`` made with ``check_tool_calls=True`` (the pytest
+    fixture's default) at the call that would answer with it, so the run fails there
+    instead of the SDK turning the tool's failure into a message for the model.
+    ``reason`` is ``"unknown_tool"`` (no offered function tool or handoff has that
+    name), ``"invalid_json"`` (the arguments are not JSON) or ``"invalid_arguments"``
+    (they break the tool's parameter schema). ``call_index`` is the 0-based call,
+    ``output_index`` the item's 0-based position in the response, ``tool_name`` the
+    called name (``namespace.name`` when namespaced), ``known_tools`` the names the call
+    offered, ``path`` the JSON path of the bad argument (``$.city``), ``rule`` the schema
+    keyword it breaks (``required``, ``type``, ``enum``, ...) and ``value`` the offending
+    value; the last three are None where they do not apply.
+    """
+
+    def __init__(
+        self,
+        reason: InvalidToolCallReason,
+        call_index: int,
+        output_index: int,
+        tool_name: str,
+        known_tools: tuple[str, ...],
+        path: str | None = None,
+        rule: str | None = None,
+        value: Any = None,
+        detail: str = "",
+    ) -> None:
+        self.reason = reason
+        self.call_index = call_index
+        self.output_index = output_index
+        self.tool_name = tool_name
+        self.known_tools = known_tools
+        self.path = path
+        self.rule = rule
+        self.value = value
+        self.detail = detail
+        call = f"Scripted call #{ordinal(call_index)} calls {safe_repr(tool_name, 80)}"
+        if reason == "unknown_tool":
+            offered = ", ".join(safe_repr(name, 80) for name in known_tools) or "none"
+            message = (
+                f"{call}, which is not among the tools this call offered (function tools "
+                f"and handoffs: {offered}). Script one of those names, or give the agent "
+                f"that tool."
+            )
+        elif reason == "invalid_json":
+            message = (
+                f"{call} with arguments that are not JSON: {detail}. Give the arguments "
+                f"as a mapping, or as a JSON object string."
+            )
+        else:
+            message = (
+                f"{call} with invalid arguments: at {path}: {detail} (schema rule: {rule}). "
+                f"Script arguments that match the tool's parameter schema."
+            )
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (
+            type(self),
+            (
+                self.reason,
+                self.call_index,
+                self.output_index,
+                self.tool_name,
+                self.known_tools,
+                self.path,
+                self.rule,
+                self.value,
+                self.detail,
+            ),
+        )

@@ -18,6 +18,8 @@ class ScriptedModelFactory(Protocol):
     """What the ``scripted_model`` fixture is: call it exactly like ``ScriptedModel(...)``.
 
     Annotate the fixture with it, ``def test_x(scripted_model: ScriptedModelFactory)``.
+    Only ``check_tool_calls=None`` means something else here: the test's setting (on
+    unless ``@pytest.mark.agents_testing(check_tool_calls=False)``), not off.
     """
 
     def __call__(
@@ -26,4 +28,5 @@ class ScriptedModelFactory(Protocol):
         *,
         emit_traces: bool = False,
         default_usage: Usage | None = None,
+        check_tool_calls: bool | None = None,
     ) -> ScriptedModel: ...

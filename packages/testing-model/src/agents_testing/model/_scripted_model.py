@@ -28,6 +28,7 @@ from ._streaming import (
     lifecycle_events,
     unstreamable_item,
 )
+from ._tool_check import check_stream_event, check_tool_calls
 from ._tracing import GenerationTrace, start_generation
 from ._validation import ValueProblem, checked_usage, describe
 
@@ -52,6 +53,10 @@ class ScriptedModel(Model):
     (``Runner.run_streamed``). Every call is recorded before its step is resolved.
     Apart from the constructor, the inspection properties, ``enqueue``, ``extend``
     and ``assert_complete``, all methods are the ``Model`` base class's.
+
+    With ``check_tool_calls=True`` every scripted ``function_call`` is checked against
+    the tools and handoffs of the call it answers (name and JSON-schema-valid
+    arguments), and the call fails with ``InvalidScriptedToolCall`` when it does not fit.
     """
 
     def __init__(
@@ -60,9 +65,17 @@ class ScriptedModel(Model):
         *,
         emit_traces: bool = False,
         default_usage: Usage | None = None,
+        check_tool_calls: bool | None = None,
     ) -> None:
         if not isinstance(emit_traces, bool):
             raise InvalidModelArgument("emit_traces", "a bool", describe(emit_traces))
+        if check_tool_calls is not None and not isinstance(check_tool_calls, bool):
+            raise InvalidModelArgument(
+                "check_tool_calls", "a bool or None", describe(check_tool_calls)
+            )
+        # None is the default: off for a model made directly, the test's setting for one
+        # made by the scripted_model fixture.
+        self._check_tool_calls = check_tool_calls is True
         self._default_usage: Usage | None = None
         if default_usage is not None:
             try:
@@ -158,6 +171,8 @@ class ScriptedModel(Model):
                 if step.error is not None:
                     raise self._failure(step)
                 response = self._model_response(step, auto_id, index, model_settings)
+                if self._check_tool_calls:
+                    check_tool_calls(call, index, response.output)
                 trace.finish_response(response.output, response.usage)
                 return response
         except BaseException as error:
@@ -213,10 +228,15 @@ class ScriptedModel(Model):
             if step.stream_events is not None:
                 async with aclosing(strict_events(step, call, queued.input_index, trace)) as events:
                     async for event in events:
+                        if self._check_tool_calls:
+                            with trace.current():
+                                check_stream_event(call, index, event)
                         yield event
                 return
             with trace.current():
                 response = self._model_response(step, auto_id, index, model_settings)
+                if self._check_tool_calls:
+                    check_tool_calls(call, index, response.output)
                 output = _streamable_output(response, queued.input_index)
                 # Built in one go, then handed out: the runner does a lot of work between
                 # two events, and building each one on demand would run on cold caches.

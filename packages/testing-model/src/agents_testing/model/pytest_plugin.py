@@ -5,7 +5,7 @@ Loaded by pytest through the ``pytest11`` entry point; the library never imports
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -15,8 +15,10 @@ from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
     from agents.models.interface import Model, ModelProvider
+    from agents.usage import Usage
 
     from agents_testing.model import CassetteModel, ModelCassette, ScriptedModelFactory
+    from agents_testing.model._step import StepInput
 
 # The record-mode option and the cassette marker, shared with the sandbox plugin.
 pytest_plugins = ["agents_testing.core.cassette_pytest"]
@@ -24,10 +26,36 @@ pytest_plugins = ["agents_testing.core.cassette_pytest"]
 
 @pytest.fixture
 def scripted_model(_agents_testing_doubles: ScriptedDoubles) -> ScriptedModelFactory:
-    """Make ``ScriptedModel(...)`` doubles, each checked with ``assert_complete()`` at teardown."""
+    """Make ``ScriptedModel(...)`` doubles, each checked with ``assert_complete()`` at teardown.
+
+    Their scripted function calls are checked against the offered tools unless the
+    test says ``@pytest.mark.agents_testing(check_tool_calls=False)`` or the call passes
+    ``check_tool_calls=False``.
+    """
     from agents_testing.model import ScriptedModel
 
-    return _agents_testing_doubles.track("scripted_model", ScriptedModel)
+    checked = _agents_testing_doubles.options.check_tool_calls
+
+    def scripted(
+        steps: Iterable[StepInput] = (),
+        *,
+        emit_traces: bool = False,
+        default_usage: Usage | None = None,
+        check_tool_calls: bool | None = None,
+    ) -> ScriptedModel:
+        if check_tool_calls is None:
+            check_tool_calls = checked
+        return ScriptedModel(
+            steps,
+            emit_traces=emit_traces,
+            default_usage=default_usage,
+            check_tool_calls=check_tool_calls,
+        )
+
+    # help() and inspect.signature() show the constructor, which this calls as it is.
+    scripted.__wrapped__ = ScriptedModel  # type: ignore[attr-defined]
+    scripted.__doc__ = ScriptedModel.__doc__
+    return _agents_testing_doubles.track("scripted_model", scripted)
 
 
 class ModelCassetteFixture:
