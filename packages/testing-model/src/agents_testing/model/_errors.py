@@ -53,6 +53,8 @@ InvalidModelStepReason = Literal[
 
 InvalidToolCallReason = Literal["unknown_tool", "invalid_json", "invalid_arguments"]
 
+_ON_PURPOSE = "; to script a wrong call on purpose, pass check_tool_calls=False."
+
 
 class ModelScriptError(AgentsTestingError):
     """Base of every error raised by the model boundary's doubles."""
@@ -188,18 +190,18 @@ class InvalidScriptedToolCall(ModelScriptError):
             offered = ", ".join(safe_repr(name, 80) for name in known_tools) or "none"
             message = (
                 f"{call}, which is not among the tools this call offered (function tools "
-                f"and handoffs: {offered}). Script one of those names, or give the agent "
-                f"that tool."
+                f"and handoffs: {offered}). Script one of those names or give the agent "
+                f"that tool{_ON_PURPOSE}"
             )
         elif reason == "invalid_json":
             message = (
                 f"{call} with arguments that are not JSON: {detail}. Give the arguments "
-                f"as a mapping, or as a JSON object string."
+                f"as a mapping or a JSON object string{_ON_PURPOSE}"
             )
         else:
             message = (
                 f"{call} with invalid arguments: at {path}: {detail} (schema rule: {rule}). "
-                f"Script arguments that match the tool's parameter schema."
+                f"Script arguments that fit the tool's parameter schema{_ON_PURPOSE}"
             )
         super().__init__(message)
 
