@@ -3,6 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from agents import RunConfig, Runner
+from agents.run_config import SandboxRunConfig
+from agents.sandbox import ExecResult, SandboxAgent
+from agents.sandbox.capabilities import Shell
+from agents.testing import (
+    ScriptedModelFactory,
+    ScriptedSandboxFactory,
+    assistant_message,
+    function_call,
+)
 
 from agents_testing.model import InvalidScriptedToolCall
 
@@ -95,3 +105,34 @@ def test_the_fixture_checks_tool_calls_and_the_marker_or_keyword_turns_it_off(
         "@pytest.mark.agents_testing: check_tool_calls='no' is not a bool. It takes "
         "assert_complete=<bool>, disable_tracing=<bool> and check_tool_calls=<bool>."
     )
+
+
+@pytest.mark.asyncio
+@pytest.mark.agents_testing(assert_complete=False)
+async def test_a_sandbox_capability_tool_is_checked_like_any_function_tool(
+    scripted_model: ScriptedModelFactory, scripted_sandbox: ScriptedSandboxFactory
+) -> None:
+    sandbox = scripted_sandbox(
+        [{"method": "exec", "result": ExecResult(stdout=b"/workspace\n", stderr=b"", exit_code=0)}]
+    )
+    model = scripted_model(
+        [
+            [function_call("exec_command", {"command": "pwd"}, call_id="call_1")],
+            [assistant_message("The workspace is /workspace.")],
+        ]
+    )
+    agent = SandboxAgent(name="Workspace", model=model, capabilities=[Shell()])
+
+    async with sandbox:
+        with pytest.raises(InvalidScriptedToolCall) as raised:
+            await Runner.run(
+                agent, "Where?", run_config=RunConfig(sandbox=SandboxRunConfig(session=sandbox))
+            )
+
+    assert "exec_command" in raised.value.known_tools
+    assert (raised.value.tool_name, raised.value.path, raised.value.rule) == (
+        "exec_command",
+        "$.cmd",
+        "required",
+    )
+    assert sandbox.calls == ()

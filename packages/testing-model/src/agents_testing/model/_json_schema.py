@@ -8,15 +8,14 @@ bool or the old list form with ``additionalItems``), ``prefixItems``, ``enum``,
 same document (``#/$defs/...``, ``#/definitions/...``, ``#``), the numeric bounds
 (``minimum``, ``maximum``, ``exclusiveMinimum``, ``exclusiveMaximum``, ``multipleOf``),
 ``minLength`` / ``maxLength`` / ``pattern``, ``minItems`` / ``maxItems`` / ``uniqueItems``
-and ``minProperties`` / ``maxProperties``. Every other keyword (``format``,
-``if``/``then``/``else``, ``dependentRequired``, ...) is ignored, as are ``$ref`` values
-outside the document, unknown type names and patterns Python's ``re`` cannot compile:
-where the validator cannot judge, it accepts, so it never refuses a value a real
-provider could send. It reports the first violation it finds.
+and ``minProperties`` / ``maxProperties``. Other keywords (``format``, ``if``, ...),
+``$ref`` outside the document, unknown type names and patterns ``re`` cannot compile are
+ignored: where it cannot judge, it accepts. It reports the first violation it finds.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -30,6 +29,13 @@ __all__ = ["SchemaViolation", "first_violation", "json_path"]
 
 _Segment = str | int
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_PYTHON_TYPES: tuple[tuple[type, str], ...] = (
+    (int, "integer"),
+    (float, "number"),
+    (str, "string"),
+    (list, "array"),
+    (dict, "object"),
+)
 _TYPE_NAMES = ("object", "array", "string", "integer", "number", "boolean", "null")
 
 
@@ -72,20 +78,11 @@ _Schema = Mapping[str, Any]
 
 def json_type(value: Any) -> str:
     """The JSON type name of a decoded JSON value (``integer`` for whole numbers)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else "boolean"
+    for kind, name in _PYTHON_TYPES:
+        if isinstance(value, kind):
+            return name
     return type(value).__name__
 
 
@@ -302,13 +299,12 @@ class _Validator:
         patterns = patterns if isinstance(patterns, Mapping) else {}
         extra = schema.get("additionalProperties", True)
         for key in value:
-            matched = key in properties or any(
-                (compiled := self._compiled(p)) is not None and compiled.search(key)
-                for p in patterns
-            )
-            if not matched and extra is False:
-                allowed = ", ".join(str(name) for name in properties) or "none"
-                message = f"{safe_repr(key)} is not an allowed property (allowed: {allowed})"
+            if extra is False and key not in properties and not self._matching(patterns, key):
+                names = [str(name)[:40] for name in list(properties)[:20]]
+                allowed = ", ".join(names) + (", ..." if len(properties) > 20 else "")
+                message = (
+                    f"{safe_repr(key)} is not an allowed property (allowed: {allowed or 'none'})"
+                )
                 return ((*path, key), "additionalProperties", message, value[key])
         required = schema.get("required")
         for name in required if isinstance(required, list) else ():
@@ -321,25 +317,24 @@ class _Validator:
         if most is not None and len(value) > most:
             return (path, "maxProperties", f"the object has {size}, more than {most}", value)
         for key, item in value.items():
-            where = (*path, key)
-            matched = False
+            subschemas = self._matching(patterns, key)
             if key in properties:
-                matched = True
-                found = self.check(item, properties[key], where)
-                if found is not None:
-                    return found
-            for pattern, subschema in patterns.items():
-                compiled = self._compiled(pattern)
-                if compiled is not None and compiled.search(key):
-                    matched = True
-                    found = self.check(item, subschema, where)
-                    if found is not None:
-                        return found
-            if not matched and isinstance(extra, Mapping):
-                found = self.check(item, extra, where)
+                subschemas.insert(0, properties[key])
+            elif not subschemas and isinstance(extra, Mapping):
+                subschemas = [extra]
+            for subschema in subschemas:
+                found = self.check(item, subschema, (*path, key))
                 if found is not None:
                     return found
         return None
+
+    def _matching(self, patterns: _Schema, key: str) -> list[Any]:
+        """The ``patternProperties`` subschemas whose pattern finds ``key``."""
+        return [
+            subschema
+            for pattern, subschema in patterns.items()
+            if (compiled := self._compiled(pattern)) is not None and compiled.search(key)
+        ]
 
     def _combinators(self, value: Any, schema: _Schema, path: _Path) -> _Found | None:
         every = schema.get("allOf")
@@ -388,10 +383,10 @@ def _summary(option: Any) -> str:
     if not isinstance(option, Mapping):
         return "anything" if option is True else "nothing"
     declared = option.get("type")
-    if isinstance(declared, str):
-        return declared
-    if isinstance(declared, list):
-        return " | ".join(str(name) for name in declared)
+    if isinstance(declared, (str, list)):
+        return " | ".join(
+            str(name) for name in ([declared] if isinstance(declared, str) else declared)
+        )
     if "const" in option:
         return safe_repr(option["const"], 30)
     if isinstance(option.get("$ref"), str):
@@ -403,7 +398,7 @@ def _summary(option: Any) -> str:
 
 def _shown(value: Any) -> str:
     if value is None or isinstance(value, bool):
-        return {None: "null", True: "true", False: "false"}[value]
+        return json.dumps(value)
     return f"{json_type(value)} {safe_repr(value)}"
 
 
