@@ -202,6 +202,12 @@ CASES: list[tuple[str, Any, Any, tuple[str, str, str] | None]] = [
         None,
     ),
     ("$ref outside the document", {"$ref": "https://example.com/schema"}, 1, None),
+    (
+        "a pattern re cannot compile may match any key",
+        {"patternProperties": {"(?<x": {}}, "additionalProperties": False},
+        {"anything": 1},
+        None,
+    ),
     ("unknown keywords ignored", {"if": {"type": "string"}, "then": {"minLength": 9}}, "a", None),
 ]
 
@@ -225,6 +231,14 @@ def test_paths_quote_keys_that_are_not_identifiers() -> None:
     assert json_path(()) == "$"
     assert json_path(("legs", 0, "city")) == "$.legs[0].city"
     assert json_path(("a b", "x.y", 2)) == "$['a b']['x.y'][2]"
+
+
+def test_a_value_nested_deeper_than_python_can_follow_is_not_judged() -> None:
+    value: Any = "leaf"
+    for _ in range(5_000):
+        value = [value]
+
+    assert first_violation(value, {"items": {"$ref": "#"}, "type": "array"}) is None
 
 
 def test_a_huge_or_hostile_value_stays_bounded_in_the_message() -> None:

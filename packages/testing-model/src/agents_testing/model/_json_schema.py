@@ -64,7 +64,10 @@ def json_path(segments: Sequence[_Segment]) -> str:
 
 def first_violation(value: Any, schema: Any) -> SchemaViolation | None:
     """The first place where JSON ``value`` breaks ``schema``, or None when it is valid."""
-    found = _Validator(schema).check(value, schema, ())
+    try:
+        found = _Validator(schema).check(value, schema, ())
+    except RecursionError:
+        return None  # nested deeper than Python can follow: cannot judge
     if found is None:
         return None
     segments, rule, message, bad = found
@@ -299,7 +302,9 @@ class _Validator:
         patterns = patterns if isinstance(patterns, Mapping) else {}
         extra = schema.get("additionalProperties", True)
         for key in value:
-            if extra is False and key not in properties and not self._matching(patterns, key):
+            known = key in properties or self._matching(patterns, key)
+            # A pattern re cannot compile might match: only then is a key surely extra.
+            if extra is False and not known and not self._unjudged(patterns):
                 names = [str(name)[:40] for name in list(properties)[:20]]
                 allowed = ", ".join(names) + (", ..." if len(properties) > 20 else "")
                 message = (
@@ -327,6 +332,9 @@ class _Validator:
                 if found is not None:
                     return found
         return None
+
+    def _unjudged(self, patterns: _Schema) -> bool:
+        return any(self._compiled(pattern) is None for pattern in patterns)
 
     def _matching(self, patterns: _Schema, key: str) -> list[Any]:
         """The ``patternProperties`` subschemas whose pattern finds ``key``."""
