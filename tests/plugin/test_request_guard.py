@@ -280,7 +280,8 @@ def test_the_option_ini_and_markers_are_documented(project: pytest.Pytester) -> 
     )
     markers.stdout.fnmatch_lines(
         [
-            "@pytest.mark.agents_testing(assert_complete=True, disable_tracing=True): *",
+            "@pytest.mark.agents_testing(assert_complete=True, disable_tracing=True, "
+            "check_tool_calls=True): *",
             "@pytest.mark.agents_allow_model_requests: *",
         ]
     )

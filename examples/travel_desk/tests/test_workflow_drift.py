@@ -10,6 +10,7 @@ import pytest
 from agents import InputGuardrailTripwireTriggered
 from agents.testing import (
     InvalidModelStep,
+    InvalidScriptedToolCall,
     UnconsumedModelSteps,
     UnexpectedModelCall,
     assistant_message,
@@ -91,3 +92,30 @@ async def test_each_turn_can_script_its_own_model_step_as_the_conversation_goes(
 
     assert second.final_output == "Tokyo is lovely in December."
     assert len(model.calls) == 2
+
+
+@pytest.mark.asyncio
+async def test_a_tool_argument_renamed_in_the_app_fails_the_scripted_call(
+    scripted_model: ScriptModel, open_desk: OpenDesk
+) -> None:
+    # Scripted when booking_status took a "booking" argument; the app renamed it. The
+    # tool's failure handler would turn the bad call into a polite refusal for the model,
+    # so the script would go on; the scripted_model fixture stops it at that call.
+    model = scripted_model(
+        [
+            [function_call("transfer_to_support_agent", {}, call_id="handoff")],
+            [function_call("booking_status", {"booking": "BK0001"}, call_id="status")],
+        ]
+    )
+    desk = open_desk(model)
+
+    with pytest.raises(InvalidScriptedToolCall) as invalid:
+        await desk.ask("What is the status of BK0001?")
+
+    assert str(invalid.value) == (
+        "Scripted call #2 calls 'booking_status' with invalid arguments: at $.booking: "
+        "'booking' is not an allowed property (allowed: reference) (schema rule: "
+        "additionalProperties). Script arguments that fit the tool's parameter schema; to "
+        "script a wrong call on purpose, pass check_tool_calls=False."
+    )
+    assert invalid.value.known_tools == ("booking_status", "cancel_booking")

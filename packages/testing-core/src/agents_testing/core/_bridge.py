@@ -45,6 +45,7 @@ _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
             "InputMessage",
             "InvalidModelArgument",
             "InvalidModelStep",
+            "InvalidScriptedToolCall",
             "ModelCall",
             "ModelCallMatcherError",
             "ModelCassette",

@@ -330,3 +330,18 @@ def openai_http_module() -> Any:
         if name in vars(_exceptions):
             return vars(_exceptions)[name]
     return import_module("httpx")
+
+
+# --- Checked tool calls ---
+
+__all__ += ["function_tool_namespace"]
+
+
+def function_tool_namespace(tool: Any) -> str | None:
+    """The namespace ``tool_namespace(...)`` put a function tool in, or None.
+
+    The SDK keeps it in a private field (``_tool_namespace``, the same from 0.14 to 0.24),
+    which only dispatch reads; a release without namespaces simply has none.
+    """
+    namespace = getattr(tool, "_tool_namespace", None)
+    return namespace if isinstance(namespace, str) and namespace else None

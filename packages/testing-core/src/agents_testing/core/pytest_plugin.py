@@ -72,9 +72,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_BLOCKING] = block or (from_ini and not allow)
     config.addinivalue_line(
         "markers",
-        f"{FIXTURE_MARKER}(assert_complete=True, disable_tracing=True): configure the "
-        "scripted_* fixtures for this test. assert_complete=False skips the end-of-test "
-        "check for unconsumed steps; disable_tracing=False leaves SDK tracing as it is.",
+        f"{FIXTURE_MARKER}(assert_complete=True, disable_tracing=True, "
+        "check_tool_calls=True): configure the scripted_* fixtures for this test. "
+        "assert_complete=False skips the end-of-test check for unconsumed steps; "
+        "disable_tracing=False leaves SDK tracing as it is; check_tool_calls=False lets "
+        "scripted_model() answer with function calls that do not fit the offered tools.",
     )
     config.addinivalue_line(
         "markers",

@@ -47,13 +47,14 @@ class FixtureOptions:
 
     assert_complete: bool = True
     disable_tracing: bool = True
+    check_tool_calls: bool = True
 
     @classmethod
     def for_item(cls, item: pytest.Item) -> FixtureOptions:
         marker = item.get_closest_marker(FIXTURE_MARKER)
         if marker is None:
             return cls()
-        known = ("assert_complete", "disable_tracing")
+        known = ("assert_complete", "disable_tracing", "check_tool_calls")
         problems = [f"unknown keyword {key!r}" for key in marker.kwargs if key not in known]
         problems += [
             f"{key}={value!r} is not a bool"
@@ -65,7 +66,8 @@ class FixtureOptions:
         if problems:
             pytest.fail(
                 f"@pytest.mark.{FIXTURE_MARKER}: {'; '.join(problems)}. "
-                f"It takes assert_complete=<bool> and disable_tracing=<bool>.",
+                f"It takes assert_complete=<bool>, disable_tracing=<bool> and "
+                f"check_tool_calls=<bool>.",
                 pytrace=False,
             )
         return cls(**marker.kwargs)

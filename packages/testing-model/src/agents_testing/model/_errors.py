@@ -13,7 +13,8 @@ Message shapes are stable so that tests can ``match=`` on them:
 - ``UnconsumedModelSteps``: ``"N scripted model step(s) were not consumed ..."``;
 - ``InvalidModelArgument``: ``"Invalid argument <name>: expected <type>, got <value>."``;
 - ``TrajectoryMismatch``: ``"Trajectory does not match (order=..., arguments=...): ..."``
-  followed by the expected and the actual steps, one line each.
+  followed by the expected and the actual steps, one line each;
+- ``InvalidScriptedToolCall``: ``"Scripted call #N calls <tool> ..."``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from agents_testing.core import (
     UnconsumedStepsError,
     UnexpectedCallError,
     ordinal,
+    safe_repr,
 )
 
 if TYPE_CHECKING:
@@ -37,6 +39,8 @@ __all__ = [
     "InvalidModelArgument",
     "InvalidModelStep",
     "InvalidModelStepReason",
+    "InvalidScriptedToolCall",
+    "InvalidToolCallReason",
     "ModelCallMatcherError",
     "ModelScriptError",
     "TrajectoryMismatch",
@@ -55,6 +59,10 @@ InvalidModelStepReason = Literal[
     "invalid_matcher",
     "invalid_group",
 ]
+
+InvalidToolCallReason = Literal["unknown_tool", "invalid_json", "invalid_arguments"]
+
+_ON_PURPOSE = "; to script a wrong call on purpose, pass check_tool_calls=False."
 
 
 class ModelScriptError(AgentsTestingError):
@@ -235,5 +243,79 @@ class TrajectoryMismatch(ModelScriptError, AssertionError):
                 self.reason,
                 self.expected_index,
                 self.actual_index,
+            ),
+        )
+
+
+class InvalidScriptedToolCall(ModelScriptError):
+    """A scripted ``function_call`` does not fit the tools its model call offered.
+
+    Raised by a ``ScriptedModel`` made with ``check_tool_calls=True`` (the pytest
+    fixture's default) at the call that would answer with it, so the run fails there
+    instead of the SDK turning the tool's failure into a message for the model.
+    ``reason`` is ``"unknown_tool"`` (no offered function tool or handoff has that
+    name), ``"invalid_json"`` (the arguments are not JSON) or ``"invalid_arguments"``
+    (they break the tool's parameter schema). ``call_index`` is the 0-based call,
+    ``output_index`` the item's 0-based position in the response, ``tool_name`` the
+    called name (``namespace.name`` when namespaced), ``known_tools`` the names the call
+    offered, ``path`` the JSON path of the bad argument (``$.city``), ``rule`` the schema
+    keyword it breaks (``required``, ``type``, ``enum``, ...) and ``value`` the offending
+    value; the last three are None where they do not apply.
+    """
+
+    def __init__(
+        self,
+        reason: InvalidToolCallReason,
+        call_index: int,
+        output_index: int,
+        tool_name: str,
+        known_tools: tuple[str, ...],
+        path: str | None = None,
+        rule: str | None = None,
+        value: Any = None,
+        detail: str = "",
+    ) -> None:
+        self.reason = reason
+        self.call_index = call_index
+        self.output_index = output_index
+        self.tool_name = tool_name
+        self.known_tools = known_tools
+        self.path = path
+        self.rule = rule
+        self.value = value
+        self.detail = detail
+        call = f"Scripted call #{ordinal(call_index)} calls {safe_repr(tool_name, 80)}"
+        if reason == "unknown_tool":
+            offered = ", ".join(safe_repr(name, 80) for name in known_tools) or "none"
+            message = (
+                f"{call}, which is not among the tools this call offered (function tools "
+                f"and handoffs: {offered}). Script one of those names or give the agent "
+                f"that tool{_ON_PURPOSE}"
+            )
+        elif reason == "invalid_json":
+            message = (
+                f"{call} with arguments that are not JSON: {detail}. Give the arguments "
+                f"as a mapping or a JSON object string{_ON_PURPOSE}"
+            )
+        else:
+            message = (
+                f"{call} with invalid arguments: at {path}: {detail} (schema rule: {rule}). "
+                f"Script arguments that fit the tool's parameter schema{_ON_PURPOSE}"
+            )
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (
+            type(self),
+            (
+                self.reason,
+                self.call_index,
+                self.output_index,
+                self.tool_name,
+                self.known_tools,
+                self.path,
+                self.rule,
+                self.value,
+                self.detail,
             ),
         )

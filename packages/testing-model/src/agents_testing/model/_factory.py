@@ -18,7 +18,9 @@ class ScriptedModelFactory(Protocol):
     """What the ``scripted_model`` fixture is: call it exactly like ``ScriptedModel(...)``.
 
     Annotate the fixture with it, ``def test_x(scripted_model: ScriptedModelFactory)``.
-    The one difference: the fixture's models default to ``stream_all_items=True``.
+    Two differences: the fixture's models default to ``stream_all_items=True``, and
+    ``check_tool_calls=None`` means the test's setting (on unless
+    ``@pytest.mark.agents_testing(check_tool_calls=False)``), not off.
     """
 
     def __call__(
@@ -28,4 +30,5 @@ class ScriptedModelFactory(Protocol):
         emit_traces: bool = False,
         default_usage: Usage | None = None,
         stream_all_items: bool = True,
+        check_tool_calls: bool | None = None,
     ) -> ScriptedModel: ...

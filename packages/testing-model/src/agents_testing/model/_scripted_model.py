@@ -48,6 +48,7 @@ from ._streaming import (
     unstreamable_item,
 )
 from ._streaming_tools import TOOL_LIFECYCLE_TYPES
+from ._tool_check import check_stream_event, check_tool_calls
 from ._tracing import GenerationTrace, start_generation
 from ._validation import ValueProblem, checked_usage, describe
 
@@ -80,6 +81,10 @@ class ScriptedModel(Model):
     local shell, tool search) with the events the Responses API sends for them; by
     default a streamed call refuses them, as it always has. Tool calls built without
     ``call_id`` get ``call_1``, ``call_2``, ... in the order this model serves them.
+
+    With ``check_tool_calls=True`` every scripted ``function_call`` is checked against
+    the tools and handoffs of the call it answers (name and JSON-schema-valid
+    arguments), and the call fails with ``InvalidScriptedToolCall`` when it does not fit.
     """
 
     def __init__(
@@ -89,13 +94,21 @@ class ScriptedModel(Model):
         emit_traces: bool = False,
         default_usage: Usage | None = None,
         stream_all_items: bool = False,
+        check_tool_calls: bool | None = None,
     ) -> None:
         if not isinstance(emit_traces, bool):
             raise InvalidModelArgument("emit_traces", "a bool", describe(emit_traces))
         if not isinstance(stream_all_items, bool):
             raise InvalidModelArgument("stream_all_items", "a bool", describe(stream_all_items))
+        if check_tool_calls is not None and not isinstance(check_tool_calls, bool):
+            raise InvalidModelArgument(
+                "check_tool_calls", "a bool or None", describe(check_tool_calls)
+            )
         self._stream_all_items = stream_all_items
         self._call_ids = CallIdAllocator()
+        # None is the default: off for a model made directly, the test's setting for one
+        # made by the scripted_model fixture.
+        self._check_tool_calls = check_tool_calls is True
         self._default_usage: Usage | None = None
         if default_usage is not None:
             try:
@@ -204,6 +217,8 @@ class ScriptedModel(Model):
                 if step.error is not None:
                     raise self._failure(step)
                 response = self._model_response(step, auto_id, index, model_settings, input)
+                if self._check_tool_calls:
+                    check_tool_calls(call, index, response.output)
                 call._answered(response.output)
                 trace.finish_response(response.output, response.usage)
                 return response
@@ -260,12 +275,17 @@ class ScriptedModel(Model):
             if step.stream_events is not None:
                 async with aclosing(strict_events(step, call, queued.input_index, trace)) as events:
                     async for event in events:
+                        if self._check_tool_calls:
+                            with trace.current():
+                                check_stream_event(call, index, event)
                         if isinstance(event, ResponseCompletedEvent):
                             call._answered(event.response.output)
                         yield event
                 return
             with trace.current():
                 response = self._model_response(step, auto_id, index, model_settings, input)
+                if self._check_tool_calls:
+                    check_tool_calls(call, index, response.output)
                 output = _streamable_output(
                     response, queued.input_index, all_items=self._stream_all_items
                 )

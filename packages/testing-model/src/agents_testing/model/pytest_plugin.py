@@ -5,8 +5,7 @@ Loaded by pytest through the ``pytest11`` entry point; the library never imports
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -16,8 +15,10 @@ from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
     from agents.models.interface import Model, ModelProvider
+    from agents.usage import Usage
 
     from agents_testing.model import CassetteModel, ModelCassette, ScriptedModelFactory
+    from agents_testing.model._step import StepInput
 
 # The record-mode option and the cassette marker, shared with the sandbox plugin.
 pytest_plugins = ["agents_testing.core.cassette_pytest"]
@@ -27,23 +28,36 @@ pytest_plugins = ["agents_testing.core.cassette_pytest"]
 def scripted_model(_agents_testing_doubles: ScriptedDoubles) -> ScriptedModelFactory:
     """Make ``ScriptedModel(...)`` doubles, each checked with ``assert_complete()`` at teardown.
 
-    Unlike the bare class, its models default to ``stream_all_items=True``: streamed
-    runs carry hosted and built-in tool calls with their provider events.
+    Unlike the bare class, its models default to ``stream_all_items=True`` (streamed
+    runs carry hosted and built-in tool calls with their provider events), and their
+    scripted function calls are checked against the offered tools unless the test says
+    ``@pytest.mark.agents_testing(check_tool_calls=False)`` or the call passes
+    ``check_tool_calls=False``.
     """
     from agents_testing.model import ScriptedModel
 
-    def scripted_model(*args: Any, stream_all_items: bool = True, **kwargs: Any) -> ScriptedModel:
-        return ScriptedModel(*args, stream_all_items=stream_all_items, **kwargs)
+    checked = _agents_testing_doubles.options.check_tool_calls
 
-    scripted_model.__doc__ = ScriptedModel.__doc__
-    signature = inspect.signature(ScriptedModel)
-    scripted_model.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=[
-            p.replace(default=True) if p.name == "stream_all_items" else p
-            for p in signature.parameters.values()
-        ]
-    )
-    return _agents_testing_doubles.track("scripted_model", scripted_model)
+    def scripted(
+        steps: Iterable[StepInput] = (),
+        *,
+        emit_traces: bool = False,
+        default_usage: Usage | None = None,
+        stream_all_items: bool = True,
+        check_tool_calls: bool | None = None,
+    ) -> ScriptedModel:
+        if check_tool_calls is None:
+            check_tool_calls = checked
+        return ScriptedModel(
+            steps,
+            emit_traces=emit_traces,
+            default_usage=default_usage,
+            stream_all_items=stream_all_items,
+            check_tool_calls=check_tool_calls,
+        )
+
+    scripted.__doc__ = ScriptedModel.__doc__
+    return _agents_testing_doubles.track("scripted_model", scripted)
 
 
 class ModelCassetteFixture:
