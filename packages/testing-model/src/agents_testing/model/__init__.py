@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from ._errors import (
         InvalidModelArgument,
         InvalidModelStep,
-        ModelCallMatcherError,
         InvalidScriptedToolCall,
+        ModelCallMatcherError,
         ModelScriptError,
         TrajectoryMismatch,
         UnconsumedModelSteps,
