@@ -59,6 +59,11 @@ _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
             "UnconsumedModelSteps",
             "UnexpectedModelCall",
             "assistant_message",
+            "RoutedModelCall",
+            "ScriptedModelProvider",
+            "ScriptedModelProviderFactory",
+            "UnconsumedProviderSteps",
+            "UnscriptedModelCall",
             "function_call",
         }
     ),

@@ -20,10 +20,13 @@ if TYPE_CHECKING:
         InvalidModelStep,
         ModelScriptError,
         UnconsumedModelSteps,
+        UnconsumedProviderSteps,
         UnexpectedModelCall,
+        UnscriptedModelCall,
     )
     from ._factory import ScriptedModelFactory
     from ._items import assistant_message, function_call
+    from ._provider import RoutedModelCall, ScriptedModelProvider, ScriptedModelProviderFactory
     from ._scripted_model import ScriptedModel
     from ._step import ModelStep, ModelStepSpec
 
@@ -42,10 +45,15 @@ __all__ = [
     "RecordingModel",
     "RecordingModelProvider",
     "ReplayedModelError",
+    "RoutedModelCall",
     "ScriptedModel",
     "ScriptedModelFactory",
+    "ScriptedModelProvider",
+    "ScriptedModelProviderFactory",
     "UnconsumedModelSteps",
+    "UnconsumedProviderSteps",
     "UnexpectedModelCall",
+    "UnscriptedModelCall",
     "assistant_message",
     "function_call",
 ]
@@ -78,6 +86,11 @@ if not TYPE_CHECKING:
             "ScriptedModelFactory": "._factory",
             "UnconsumedModelSteps": "._errors",
             "UnexpectedModelCall": "._errors",
+            "RoutedModelCall": "._provider",
+            "ScriptedModelProvider": "._provider",
+            "ScriptedModelProviderFactory": "._provider",
+            "UnconsumedProviderSteps": "._errors",
+            "UnscriptedModelCall": "._errors",
             "assistant_message": "._items",
             "function_call": "._items",
         },
