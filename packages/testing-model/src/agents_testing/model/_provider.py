@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from contextlib import aclosing, contextmanager
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Protocol, Union
+from typing import TYPE_CHECKING, Any, Protocol, Union, overload
 
 from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
 from agents.models.interface import Model, ModelProvider, ModelTracing
@@ -48,11 +48,8 @@ Script = ScriptedModel | Iterable[StepInput]
 
 AgentKey = Union[str, "Agent[Any]"]
 
-ByAgent = Mapping[str, Script] | Iterable[tuple[AgentKey, Script]]
-"""Scripts by agent: a mapping of agent names, or ``(name or Agent, script)`` pairs."""
-
-ByModel = Mapping[str, Script] | Iterable[tuple[str, Script]]
-"""Scripts by model name: a mapping, or ``(model name, script)`` pairs."""
+AgentPairs = Iterable[tuple[AgentKey, Script]]
+"""Scripts by agent as ``(name or Agent, script)`` pairs: agents are not hashable."""
 
 
 @dataclass(frozen=True)
@@ -83,11 +80,31 @@ class ScriptedModelProvider(ModelProvider):
     given a ``Model`` instance never reach a provider and are not affected.
     """
 
+    # Two signatures rather than one union: a type checker infers a dict literal of
+    # mixed scripts against a plain Mapping, and gives up against a union.
+    @overload
     def __init__(
         self,
         *,
-        by_agent: ByAgent | None = None,
-        by_model: ByModel | None = None,
+        by_agent: Mapping[str, Script] | None = None,
+        by_model: Mapping[str, Script] | None = None,
+        default: Script | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        *,
+        by_agent: AgentPairs,
+        by_model: Mapping[str, Script] | None = None,
+        default: Script | None = None,
+    ) -> None: ...
+
+    def __init__(
+        self,
+        *,
+        by_agent: Mapping[str, Script] | AgentPairs | None = None,
+        by_model: Mapping[str, Script] | None = None,
         default: Script | None = None,
     ) -> None:
         self._by_agent = _scripts("by_agent", by_agent, _agent_name)
@@ -292,11 +309,29 @@ class ScriptedModelProviderFactory(Protocol):
     ScriptedModelProviderFactory)``; each provider it makes is the default for the test.
     """
 
+    @overload
     def __call__(
         self,
         *,
-        by_agent: ByAgent | None = None,
-        by_model: ByModel | None = None,
+        by_agent: Mapping[str, Script] | None = None,
+        by_model: Mapping[str, Script] | None = None,
+        default: Script | None = None,
+    ) -> ScriptedModelProvider: ...
+
+    @overload
+    def __call__(
+        self,
+        *,
+        by_agent: AgentPairs,
+        by_model: Mapping[str, Script] | None = None,
+        default: Script | None = None,
+    ) -> ScriptedModelProvider: ...
+
+    def __call__(
+        self,
+        *,
+        by_agent: Mapping[str, Script] | AgentPairs | None = None,
+        by_model: Mapping[str, Script] | None = None,
         default: Script | None = None,
     ) -> ScriptedModelProvider: ...
 

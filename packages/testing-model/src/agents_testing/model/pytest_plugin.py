@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
@@ -59,7 +59,11 @@ def scripted_model_provider(
 
         make.__doc__ = ScriptedModelProvider.__doc__
         make.__wrapped__ = ScriptedModelProvider  # type: ignore[attr-defined]
-        yield _agents_testing_doubles.track("scripted_model_provider", make)
+        # The overloads of the constructor are what the factory type spells out.
+        yield cast(
+            "ScriptedModelProviderFactory",
+            _agents_testing_doubles.track("scripted_model_provider", make),
+        )
 
 
 class ModelCassetteFixture:
