@@ -217,3 +217,18 @@ async def test_both(model_cassette, scripted_model_provider):
 
     project.runpytest("--agents-block-model-requests").assert_outcomes(passed=1)
     assert len(server.requests) == 1
+
+
+def test_the_readme_example_passes(project: pytest.Pytester) -> None:
+    import re
+    from pathlib import Path
+
+    readme = Path(__file__).resolve().parents[2] / "packages" / "testing-model" / "README.md"
+    blocks = re.findall(r"```python\n(.*?)```", readme.read_text(encoding="utf-8"), re.S)
+    examples = [block for block in blocks if "ScriptedModelProvider(" in block]
+    assert len(examples) == 1
+    project.makepyfile(test_readme_provider=examples[0])
+
+    result = project.runpytest("--agents-block-model-requests", "--strict-markers")
+
+    result.assert_outcomes(passed=1)
