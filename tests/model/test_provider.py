@@ -491,3 +491,41 @@ async def test_agents_are_told_apart_without_turn_spans_too(run: Any, streamed: 
 
     assert result.final_output == "Order A1 is refunded."
     assert [c.agent_name for c in provider.calls] == ["Triage", "Billing", "Billing"]
+
+
+@pytest.mark.asyncio
+async def test_agents_run_as_tools_in_parallel_are_told_apart(run: Any, streamed: bool) -> None:
+    french = Agent(name="French", model="gpt-4.1")
+    german = Agent(name="German", model="gpt-4.1")
+    orchestrator = Agent(
+        name="Orchestrator",
+        model="gpt-4.1",
+        tools=[
+            french.as_tool(tool_name="to_french", tool_description="Translate to French."),
+            german.as_tool(tool_name="to_german", tool_description="Translate to German."),
+        ],
+    )
+    both: list[TResponseOutputItem] = [
+        function_call("to_french", {"input": "Hello"}, call_id="call_fr"),
+        function_call("to_german", {"input": "Hello"}, call_id="call_de"),
+    ]
+    provider = ScriptedModelProvider(
+        by_agent={
+            "Orchestrator": [both, [assistant_message("Bonjour / Hallo")]],
+            "French": [[assistant_message("Bonjour")]],
+            "German": [[assistant_message("Hallo")]],
+        }
+    )
+
+    result = await run(
+        orchestrator,
+        "Say hello in French and German",
+        streamed=streamed,
+        run_config=RunConfig(model_provider=provider, tracing_disabled=True),
+    )
+
+    assert result.final_output == "Bonjour / Hallo"
+    last = provider.by_agent["Orchestrator"].last_call
+    assert last is not None
+    assert last.tool_outputs() == {"call_fr": "Bonjour", "call_de": "Hallo"}
+    provider.assert_complete()
