@@ -11,9 +11,17 @@ import inspect
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 import pytest
 from agents import Agent, Runner, function_tool
 from agents.models.multi_provider import MultiProvider
+from agents.voice import (
+    AudioInput,
+    SingleAgentVoiceWorkflow,
+    TTSModelSettings,
+    VoicePipeline,
+    VoicePipelineConfig,
+)
 
 from agents_testing.model import (
     ScriptedModelProvider,
@@ -21,6 +29,12 @@ from agents_testing.model import (
     UnscriptedModelCall,
     assistant_message,
     function_call,
+)
+from agents_testing.voice import (
+    ScriptedSTTModelFactory,
+    ScriptedTTSModelFactory,
+    TTSResult,
+    pcm16_samples,
 )
 
 from ._openai_server import OpenAIServer, message
@@ -86,6 +100,30 @@ async def test_the_fixture_reports_an_unscripted_agent_of_the_app(
         await run_without_config(support_app(), "Refund order A1", streamed=streamed)
 
     assert (raised.value.agent_name, raised.value.model_name) == ("Billing", "gpt-4.1-mini")
+
+
+@pytest.mark.asyncio
+async def test_the_fixture_scripts_the_agent_behind_a_voice_pipeline(
+    scripted_model_provider: ScriptedModelProviderFactory,
+    scripted_stt: ScriptedSTTModelFactory,
+    scripted_tts: ScriptedTTSModelFactory,
+) -> None:
+    provider = scripted_model_provider(by_agent={"Voice": [[assistant_message("Hello there.")]]})
+    tts = scripted_tts([TTSResult([pcm16_samples([0, 100, -100, 0])])])
+    pipeline = VoicePipeline(
+        workflow=SingleAgentVoiceWorkflow(Agent(name="Voice", model="gpt-4.1")),
+        stt_model=scripted_stt("hello"),
+        tts_model=tts,
+        config=VoicePipelineConfig(tts_settings=TTSModelSettings(buffer_size=1)),
+    )
+
+    result = await pipeline.run(AudioInput(np.zeros(2, dtype=np.int16)))
+    [event async for event in result.stream()]
+
+    assert [call.text for call in tts.calls] == ["Hello there."]
+    assert [(c.agent_name, c.model_name, c.call.streamed) for c in provider.calls] == [
+        ("Voice", "gpt-4.1", True)
+    ]
 
 
 def test_the_fixture_takes_the_constructor_arguments(
