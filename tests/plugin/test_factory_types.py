@@ -15,6 +15,10 @@ import agents_testing.voice
 FACTORIES: list[tuple[object, Callable[..., object]]] = [
     (agents_testing.model.ScriptedModelFactory, agents_testing.model.ScriptedModel),
     (
+        agents_testing.model.ScriptedModelProviderFactory,
+        agents_testing.model.ScriptedModelProvider,
+    ),
+    (
         agents_testing.sandbox.ScriptedSandboxFactory,
         agents_testing.sandbox.scripted_sandbox_session,
     ),

@@ -21,6 +21,7 @@ def test_every_fixture_has_a_readme_example() -> None:
     text = "\n".join(_examples())
     for fixture in (
         "scripted_model",
+        "scripted_model_provider",
         "scripted_sandbox",
         "scripted_realtime_model",
         "scripted_stt",

@@ -345,3 +345,41 @@ def function_tool_namespace(tool: Any) -> str | None:
     """
     namespace = getattr(tool, "_tool_namespace", None)
     return namespace if isinstance(namespace, str) and namespace else None
+
+
+# --- The agent of the running turn, and the default model ---
+
+
+def current_agent_name() -> str | None:
+    """The name of the agent whose turn is running in this context, or None outside a run.
+
+    Read from the SDK's current span through the public tracing API. The runner makes
+    an agent span current for every agent and, from 0.14 on (unless
+    ``RunConfig.tracing={"include_task_and_turn_spans": False}`` on releases that have
+    that switch), a turn span inside it that names the agent too. Both exist, as no-op
+    spans that still carry their data, when tracing is disabled.
+    """
+    from agents.tracing import get_current_span
+
+    span = get_current_span()
+    if span is None:
+        return None
+    data = span.span_data
+    kind = getattr(data, "type", None)
+    if kind == "agent":
+        name = getattr(data, "name", None)
+    elif kind == "turn":
+        name = getattr(data, "agent_name", None)
+    else:
+        return None
+    return name if isinstance(name, str) else None
+
+
+def default_model_name() -> str:
+    """The model name the SDK's default provider uses for an agent that names none."""
+    from agents.models.default_models import get_default_model
+
+    return get_default_model()
+
+
+__all__ += ["current_agent_name", "default_model_name"]

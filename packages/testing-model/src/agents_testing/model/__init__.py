@@ -25,7 +25,9 @@ if TYPE_CHECKING:
         ModelScriptError,
         TrajectoryMismatch,
         UnconsumedModelSteps,
+        UnconsumedProviderSteps,
         UnexpectedModelCall,
+        UnscriptedModelCall,
     )
     from ._factory import ScriptedModelFactory
     from ._items_calls import (
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
         reasoning,
         refusal,
     )
+    from ._provider import RoutedModelCall, ScriptedModelProvider, ScriptedModelProviderFactory
     from ._scripted_model import ScriptedModel
     from ._step import ModelStep, ModelStepSpec
     from ._trajectory import Trajectory, assert_trajectory
@@ -84,11 +87,16 @@ __all__ = [
     "RecordingModel",
     "RecordingModelProvider",
     "ReplayedModelError",
+    "RoutedModelCall",
     "ScriptedModel",
     "ScriptedModelFactory",
+    "ScriptedModelProvider",
+    "ScriptedModelProviderFactory",
     "UnconsumedModelSteps",
+    "UnconsumedProviderSteps",
     "UnexpectedModelCall",
     "any_order",
+    "UnscriptedModelCall",
     "assistant_message",
     "function_call",
     "apply_patch_call",
@@ -178,5 +186,10 @@ if not TYPE_CHECKING:
             "assert_trajectory": "._trajectory",
             "handoff_to": "._trajectory_steps",
             "tool_call": "._trajectory_steps",
+            "RoutedModelCall": "._provider",
+            "ScriptedModelProvider": "._provider",
+            "ScriptedModelProviderFactory": "._provider",
+            "UnconsumedProviderSteps": "._errors",
+            "UnscriptedModelCall": "._errors",
         },
     )

@@ -14,7 +14,9 @@ Message shapes are stable so that tests can ``match=`` on them:
 - ``InvalidModelArgument``: ``"Invalid argument <name>: expected <type>, got <value>."``;
 - ``TrajectoryMismatch``: ``"Trajectory does not match (order=..., arguments=...): ..."``
   followed by the expected and the actual steps, one line each;
-- ``InvalidScriptedToolCall``: ``"Scripted call #N calls <tool> ..."``.
+- ``InvalidScriptedToolCall``: ``"Scripted call #N calls <tool> ..."``;
+- ``UnscriptedModelCall``: ``"No script for the model call of agent '<name>' (model ...)..."``;
+- ``UnconsumedProviderSteps``: ``"Scripted model steps were not consumed in N of M script(s)..."``.
 """
 
 from __future__ import annotations
@@ -45,7 +47,9 @@ __all__ = [
     "ModelScriptError",
     "TrajectoryMismatch",
     "UnconsumedModelSteps",
+    "UnconsumedProviderSteps",
     "UnexpectedModelCall",
+    "UnscriptedModelCall",
 ]
 
 InvalidModelStepReason = Literal[
@@ -319,3 +323,80 @@ class InvalidScriptedToolCall(ModelScriptError):
                 self.detail,
             ),
         )
+
+
+class UnscriptedModelCall(ModelScriptError, UnexpectedCallError):
+    """A :class:`ScriptedModelProvider` was asked for a response it has no script for.
+
+    ``agent_name`` is the agent that made the call (None when no agent run was current)
+    and ``model_name`` the model name the runner asked the provider for (None when the
+    agent names no model); ``known_agents`` and ``known_models`` are the names that
+    have a script, in the order they were given. Nothing was recorded for the call.
+    """
+
+    def __init__(
+        self,
+        agent_name: str | None,
+        model_name: str | None,
+        known_agents: tuple[str, ...],
+        known_models: tuple[str, ...],
+    ) -> None:
+        self.agent_name = agent_name
+        self.model_name = model_name
+        self.known_agents = known_agents
+        self.known_models = known_models
+        caller = "an unknown agent" if agent_name is None else f"agent {safe_repr(agent_name)}"
+        model = "no model name" if model_name is None else f"model {safe_repr(model_name)}"
+        agents = ", ".join(safe_repr(name) for name in known_agents) or "none"
+        models = ", ".join(safe_repr(name) for name in known_models) or "none"
+        fixes = []
+        if agent_name is not None:
+            fixes.append(f"for the agent (by_agent={{{safe_repr(agent_name)}: [...]}})")
+        if model_name is not None:
+            fixes.append(f"for the model (by_model={{{safe_repr(model_name)}: [...]}})")
+        fixes.append("a default script (default=[...])")
+        super().__init__(
+            f"No script for the model call of {caller} ({model}): the ScriptedModelProvider "
+            f"has scripts for agents [{agents}] and models [{models}] and no default. Add a "
+            f"script {' or '.join(fixes)}, or find out why this agent made a model call."
+        )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (
+            type(self),
+            (self.agent_name, self.model_name, self.known_agents, self.known_models),
+        )
+
+
+class UnconsumedProviderSteps(ModelScriptError, UnconsumedStepsError):
+    """``ScriptedModelProvider.assert_complete()`` found scripts with steps left.
+
+    ``scripts`` maps each such script's label (``"agent 'Billing'"``, ``"model
+    'gpt-4.1'"``, ``"default"``) to its own :class:`UnconsumedModelSteps`, in the order
+    the scripts were given; ``pending_steps`` holds their pending steps one script after
+    another and ``remaining_steps`` counts them.
+    """
+
+    remaining_steps: int
+
+    def __init__(self, scripts: dict[str, UnconsumedModelSteps], total_scripts: int) -> None:
+        self.scripts = dict(scripts)
+        self.total_scripts = total_scripts
+        self._set_pending_steps(
+            tuple(step for error in self.scripts.values() for step in error.pending_steps)
+        )
+        lines = [
+            f"Scripted model steps were not consumed in {len(self.scripts)} of "
+            f"{total_scripts} script(s) of the ScriptedModelProvider:"
+        ]
+        for label, error in self.scripts.items():
+            noun = "step" if error.remaining_steps == 1 else "steps"
+            lines.append(
+                f"- {label}: {error.remaining_steps} {noun} left (the first is step "
+                f"#{ordinal(error.consumed)}; it answered {error.consumed} model call(s))"
+            )
+        lines.append("Check why the workflow ended early, or remove the extra steps.")
+        super().__init__("\n".join(lines))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.scripts, self.total_scripts))

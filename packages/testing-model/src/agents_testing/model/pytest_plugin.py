@@ -1,4 +1,5 @@
-"""pytest plugin of the model boundary: the ``scripted_model`` and ``model_cassette`` fixtures.
+"""pytest plugin of the model boundary: the ``scripted_model``, ``scripted_model_provider``
+and ``model_cassette`` fixtures.
 
 Loaded by pytest through the ``pytest11`` entry point; the library never imports it.
 """
@@ -6,7 +7,8 @@ Loaded by pytest through the ``pytest11`` entry point; the library never imports
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from contextlib import ExitStack
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
@@ -17,7 +19,13 @@ if TYPE_CHECKING:
     from agents.models.interface import Model, ModelProvider
     from agents.usage import Usage
 
-    from agents_testing.model import CassetteModel, ModelCassette, ScriptedModelFactory
+    from agents_testing.model import (
+        CassetteModel,
+        ModelCassette,
+        ScriptedModelFactory,
+        ScriptedModelProvider,
+        ScriptedModelProviderFactory,
+    )
     from agents_testing.model._step import StepInput
 
 # The record-mode option and the cassette marker, shared with the sandbox plugin.
@@ -58,6 +66,34 @@ def scripted_model(_agents_testing_doubles: ScriptedDoubles) -> ScriptedModelFac
 
     scripted.__doc__ = ScriptedModel.__doc__
     return _agents_testing_doubles.track("scripted_model", scripted)
+
+
+@pytest.fixture
+def scripted_model_provider(
+    _agents_testing_doubles: ScriptedDoubles,
+) -> Iterator[ScriptedModelProviderFactory]:
+    """Make ``ScriptedModelProvider(...)`` doubles, each the SDK's default provider for the test.
+
+    The SDK's default provider is restored at teardown (before the end-of-test check);
+    each provider made is checked with ``assert_complete()`` like every ``scripted_*``
+    double. When several are made, the most recent one answers.
+    """
+    from agents_testing.model import ScriptedModelProvider
+
+    with ExitStack() as installed:
+
+        def make(**scripts: Any) -> ScriptedModelProvider:
+            provider = ScriptedModelProvider(**scripts)
+            installed.enter_context(provider.as_default())
+            return provider
+
+        make.__doc__ = ScriptedModelProvider.__doc__
+        make.__wrapped__ = ScriptedModelProvider  # type: ignore[attr-defined]
+        # The overloads of the constructor are what the factory type spells out.
+        yield cast(
+            "ScriptedModelProviderFactory",
+            _agents_testing_doubles.track("scripted_model_provider", make),
+        )
 
 
 class ModelCassetteFixture:
