@@ -40,6 +40,7 @@ BOUNDARIES: dict[str, tuple[str, tuple[str, ...]]] = {
 _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
     "model": frozenset(
         {
+            "CapturedTraces",
             "CassetteModel",
             "CassetteModelProvider",
             "InputMessage",
@@ -59,7 +60,9 @@ _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
             "UnconsumedModelSteps",
             "UnexpectedModelCall",
             "assistant_message",
+            "capture_traces",
             "function_call",
+            "to_snapshot",
         }
     ),
     "sandbox": frozenset(
@@ -79,6 +82,7 @@ _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
             "UnconsumedSandboxSteps",
             "UnexpectedSandboxCall",
             "scripted_sandbox_session",
+            "to_snapshot",
         }
     ),
 }

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from agents_testing.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from agents_testing.core import CapturedTraces, capture_traces, to_snapshot
+
     from ._call import InputMessage, ModelCall
     from ._cassette import ModelCassette
     from ._cassette_outcome import ReplayedModelError
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
     from ._step import ModelStep, ModelStepSpec
 
 __all__ = [
+    "CapturedTraces",
     "CassetteModel",
     "CassetteModelProvider",
     "InputMessage",
@@ -47,7 +50,9 @@ __all__ = [
     "UnconsumedModelSteps",
     "UnexpectedModelCall",
     "assistant_message",
+    "capture_traces",
     "function_call",
+    "to_snapshot",
 ]
 
 # ``InvalidModelArgument`` is served here but joins ``__all__`` (and so ``agents.testing``)
@@ -60,6 +65,7 @@ if not TYPE_CHECKING:
         __name__,
         globals(),
         {
+            "CapturedTraces": "agents_testing.core",
             "CassetteModel": "._cassette_replay",
             "CassetteModelProvider": "._cassette_replay",
             "InputMessage": "._call",
@@ -79,6 +85,8 @@ if not TYPE_CHECKING:
             "UnconsumedModelSteps": "._errors",
             "UnexpectedModelCall": "._errors",
             "assistant_message": "._items",
+            "capture_traces": "agents_testing.core",
             "function_call": "._items",
+            "to_snapshot": "agents_testing.core",
         },
     )

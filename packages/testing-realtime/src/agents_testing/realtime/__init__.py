@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 from agents_testing.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from agents_testing.core import to_snapshot
+
     from ._connect import RealtimeConnectCall
     from ._errors import (
         InvalidRealtimeStep,
@@ -33,6 +35,7 @@ __all__ = [
     "ScriptedRealtimeModelFactory",
     "UnconsumedRealtimeSteps",
     "UnexpectedRealtimeSend",
+    "to_snapshot",
 ]
 
 # Names are imported on first use, so that loading the package (as a pytest plugin, for
@@ -51,5 +54,6 @@ if not TYPE_CHECKING:
             "ScriptedRealtimeModelFactory": "._factory",
             "UnconsumedRealtimeSteps": "._errors",
             "UnexpectedRealtimeSend": "._errors",
+            "to_snapshot": "agents_testing.core",
         },
     )

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 from agents_testing.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from agents_testing.core import to_snapshot
+
     from ._call import SandboxCall
     from ._cassette import ReplayedSandboxError, SandboxCallMismatch, SandboxCassette
     from ._errors import (
@@ -43,6 +45,7 @@ __all__ = [
     "UnconsumedSandboxSteps",
     "UnexpectedSandboxCall",
     "scripted_sandbox_session",
+    "to_snapshot",
 ]
 
 # Names are imported on first use, so that loading the package (as a pytest plugin, for
@@ -67,5 +70,6 @@ if not TYPE_CHECKING:
             "UnconsumedSandboxSteps": "._errors",
             "UnexpectedSandboxCall": "._errors",
             "scripted_sandbox_session": "._session",
+            "to_snapshot": "agents_testing.core",
         },
     )

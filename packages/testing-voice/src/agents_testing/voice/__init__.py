@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from agents_testing.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from agents_testing.core import to_snapshot
+
     from ._audio import pcm16_samples
     from ._errors import (
         InvalidVoiceStep,
@@ -55,6 +57,7 @@ __all__ = [
     "VoiceStepKind",
     "WorkflowResultSpec",
     "pcm16_samples",
+    "to_snapshot",
 ]
 
 # Names are imported on first use, so that loading the package (as a pytest plugin, for
@@ -88,5 +91,6 @@ if not TYPE_CHECKING:
             "VoiceStepKind": "._errors",
             "WorkflowResultSpec": "._workflow",
             "pcm16_samples": "._audio",
+            "to_snapshot": "agents_testing.core",
         },
     )
