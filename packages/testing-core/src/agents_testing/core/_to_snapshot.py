@@ -13,6 +13,7 @@ import base64
 import dataclasses
 import datetime
 import enum
+import functools
 import hashlib
 import io
 import json
@@ -209,7 +210,12 @@ class _Converter:
         return json.dumps(converted, sort_keys=True)
 
     def _string(self, value: str, key: str | None) -> str:
-        if not self.normalize or key is None:
+        if not self.normalize:
+            return value
+        for marker, pattern, kind in _volatile_text():
+            if marker in value:
+                value = pattern.sub(functools.partial(self._in_text, kind=kind), value)
+        if key is None:
             return value
         if key in _ID_KEYS or (key == "id" and _GENERATED_ID.match(value)):
             return self._placeholder(value, key)
@@ -226,6 +232,16 @@ class _Converter:
             return DURATION
         return value
 
+    def _in_text(self, match: re.Match[str], *, kind: str) -> str:
+        start, end = match.span(1)
+        if kind == "duration":
+            replacement = DURATION
+        else:
+            replacement = self._placeholder(f"{kind}\0{match.group(1)}", kind)
+        whole = match.group(0)
+        offset = match.start(0)
+        return whole[: start - offset] + replacement + whole[end - offset :]
+
     def _placeholder(self, value: str, key: str) -> str:
         found = self.ids.get(value)
         if found is None:
@@ -234,6 +250,15 @@ class _Converter:
             self.counters[kind] = self.counters.get(kind, 0) + 1
             found = self.ids[value] = f"<{kind}_{self.counters[kind]}>"
         return found
+
+
+@functools.lru_cache(maxsize=1)
+def _volatile_text() -> tuple[tuple[str, re.Pattern[str], str], ...]:
+    from .compat import volatile_text_patterns
+
+    return tuple(
+        (marker, re.compile(pattern), kind) for marker, pattern, kind in volatile_text_patterns()
+    )
 
 
 def _run_result_data(value: object, path: str) -> dict[str, Any] | None:

@@ -160,6 +160,27 @@ def install_trace_provider(processors: list[Any]) -> Any:
     return previous
 
 
+# Generated values inside text the SDK writes for the model: the sandbox shell tool
+# heads every output with a random chunk id and the measured wall time (0.14 to 0.24).
+# (marker text, pattern whose first group is the volatile part, kind of value)
+_VOLATILE_TEXT: tuple[tuple[str, str, str], ...] = (
+    ("Chunk ID: ", r"(?m)^Chunk ID: ([0-9a-f]+)$", "chunk"),
+    ("Wall time: ", r"(?m)^Wall time: ([0-9]+(?:\.[0-9]+)?) seconds$", "duration"),
+)
+
+
+def volatile_text_patterns() -> tuple[tuple[str, str, str], ...]:
+    """Generated ids and durations that the SDK writes into text, as ``(marker, regex, kind)``.
+
+    ``marker`` is a plain substring to test first; the regex's first group is the value
+    to replace; ``kind`` is ``"duration"`` or the placeholder kind of an id.
+    """
+    return _VOLATILE_TEXT
+
+
+__all__ += ["volatile_text_patterns"]
+
+
 def run_loop_span_types() -> tuple[str, ...]:
     """Span types with which the runner itself frames a run: one ``task`` span per run and
     one ``turn`` span per turn (0.14 on; their usage data gains fields in later releases)."""
