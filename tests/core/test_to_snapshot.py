@@ -13,9 +13,11 @@ import hashlib
 import io
 import json
 import pickle
+import threading
 from pathlib import PurePosixPath
 from typing import Any, NamedTuple
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -201,6 +203,7 @@ def test_enums_bytes_streams_and_paths() -> None:
             "color": Color.RED,
             "priority": Priority.HIGH,
             "text": b"/workspace\n",
+            "control": b"\x00\x01",
             "binary": b"\xff\x00",
             "big": blob,
             "stream": io.BytesIO(b"abc"),
@@ -209,11 +212,32 @@ def test_enums_bytes_streams_and_paths() -> None:
     ) == {
         "big": {"bytes_length": 1280, "bytes_sha256": hashlib.sha256(blob).hexdigest()},
         "binary": {"bytes_base64": "/wA="},
+        "control": {"bytes_base64": "AAE="},
         "color": "red",
         "path": "/workspace/a.txt",
         "priority": 1,
         "stream": {"bytes": "abc"},
         "text": {"bytes": "/workspace\n"},
+    }
+
+
+def helper(text: str) -> str:
+    return text
+
+
+def test_classes_and_functions_become_their_qualified_names() -> None:
+    assert to_snapshot({"kind": Reply, "split": helper, "size": len}) == {
+        "kind": "<class tests.core.test_to_snapshot.Reply>",
+        "size": "<function builtins.len>",
+        "split": "<function tests.core.test_to_snapshot.helper>",
+    }
+
+
+def test_arrays_become_their_dtype_shape_and_bytes() -> None:
+    samples = np.array([0, 1, -1], dtype=np.int16)
+
+    assert to_snapshot({"audio": samples}) == {
+        "audio": {"dtype": "int16", "shape": [3], "bytes_base64": "AAABAP//"}
     }
 
 
@@ -242,12 +266,12 @@ def test_an_object_with_its_own_snapshot_method_is_normalized_too() -> None:
 
 def test_an_unsupported_object_is_a_structured_error_naming_where_it_sat() -> None:
     with pytest.raises(UnsnapshottableValue) as caught:
-        to_snapshot({"items": [1, {"tool": len}]})
+        to_snapshot({"items": [1, {"lock": threading.Lock()}]})
 
     error = caught.value
-    assert error.path == "value['items'][1]['tool']"
-    assert error.value_type == "builtins.builtin_function_or_method"
-    assert error.problem == "a callable (builtin_function_or_method) is not data"
+    assert error.path == "value['items'][1]['lock']"
+    assert error.value_type == "_thread.lock"
+    assert error.problem == "a lock is not data it knows"
     assert isinstance(error, TypeError)
     assert pickle.loads(pickle.dumps(error)).path == error.path
 

@@ -15,6 +15,7 @@ import datetime
 import enum
 import functools
 import hashlib
+import inspect
 import io
 import json
 import math
@@ -145,6 +146,14 @@ class _Converter:
             return str(value)
         if isinstance(value, uuid.UUID):
             return self._string(str(value), key)
+        if isinstance(value, type):
+            return f"<class {_qualified(value)}>"
+        if inspect.isroutine(value):
+            return f"<function {_qualified(value)}>"
+        if _is_array(value):
+            data = value.tobytes()  # type: ignore[attr-defined]
+            shape = list(value.shape)  # type: ignore[attr-defined]
+            return {"dtype": str(value.dtype), "shape": shape, **_bytes(data)}  # type: ignore[attr-defined]
         if isinstance(value, BaseException):
             return self._fields(
                 {"error": type(value).__name__, "message": _message(value)}, path, None
@@ -284,9 +293,12 @@ def _bytes(data: bytes) -> dict[str, Any]:
     if len(data) > _BYTES_INLINE_LIMIT:
         return {"bytes_length": len(data), "bytes_sha256": hashlib.sha256(data).hexdigest()}
     try:
-        return {"bytes": data.decode("utf-8")}
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return {"bytes_base64": base64.b64encode(data).decode("ascii")}
+        text = None
+    if text is not None and all(char.isprintable() or char in "\n\r\t" for char in text):
+        return {"bytes": text}
+    return {"bytes_base64": base64.b64encode(data).decode("ascii")}
 
 
 def _message(error: BaseException) -> str:
@@ -298,6 +310,17 @@ def _message(error: BaseException) -> str:
 
 def _sort_key(item: object) -> str:
     return json.dumps(item, sort_keys=True)
+
+
+def _qualified(value: Any) -> str:
+    module = getattr(value, "__module__", None) or "?"
+    name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None) or "?"
+    return f"{module}.{name}"
+
+
+def _is_array(value: object) -> bool:
+    """A numpy-style array (audio buffers), recognized without importing numpy."""
+    return all(hasattr(value, name) for name in ("__array__", "tobytes", "dtype", "shape"))
 
 
 def _type_name(value: object) -> str:
@@ -312,8 +335,6 @@ def _brief(value: object) -> str:
 
 
 def _why_not(value: object) -> str:
-    if isinstance(value, type):
-        return f"a class ({value.__qualname__}) is not data"
     if callable(value):
         return f"a callable ({type(value).__name__}) is not data"
     return f"a {type(value).__qualname__} is not data it knows"
