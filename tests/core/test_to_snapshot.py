@@ -306,3 +306,28 @@ def test_plain_data_comes_back_as_json_that_round_trips(value: object) -> None:
 
     assert json.loads(json.dumps(data)) == data
     assert to_snapshot(data, normalize=False) == data
+
+
+_call_ids = st.lists(
+    st.text(alphabet="abcdef0123456789", min_size=4, max_size=12).map(lambda s: f"call_{s}"),
+    min_size=1,
+    max_size=6,
+    unique=True,
+)
+
+
+@given(_call_ids, st.lists(st.integers(min_value=0, max_value=5), min_size=1, max_size=12))
+def test_renaming_ids_consistently_keeps_the_snapshot_and_merging_two_changes_it(
+    ids: list[str], picks: list[int]
+) -> None:
+    used = [ids[pick % len(ids)] for pick in picks]
+    renamed = {old: f"call_{index}x{old[::-1]}" for index, old in enumerate(ids)}
+
+    def items(names: list[str]) -> list[dict[str, str]]:
+        return [{"type": "function_call_output", "call_id": name} for name in names]
+
+    assert to_snapshot(items(used)) == to_snapshot(items([renamed[name] for name in used]))
+    distinct = list(dict.fromkeys(used))
+    if len(distinct) > 1:
+        merged = [distinct[0] if name == distinct[1] else name for name in used]
+        assert to_snapshot(items(used)) != to_snapshot(items(merged))
