@@ -163,7 +163,12 @@ class _Converter:
             fields.update(value.model_extra or {})
             return self._fields(fields, path, type(value).__name__)
         if dataclasses.is_dataclass(value):
-            fields = {field.name: getattr(value, field.name) for field in dataclasses.fields(value)}
+            # Underscored fields are private state (caches, handles), not what it says.
+            fields = {
+                field.name: getattr(value, field.name)
+                for field in dataclasses.fields(value)
+                if not field.name.startswith("_")
+            }
             return self._fields(fields, path, type(value).__name__)
         names = getattr(type(value), "_fields", None)
         if isinstance(value, tuple) and isinstance(names, tuple):
