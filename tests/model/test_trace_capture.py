@@ -353,3 +353,27 @@ async def test_the_fixture_captures_spans_although_scripted_fixtures_switch_trac
     await Runner.run(Agent(name="Desk", model=model), "Hello")
 
     assert [node["name"] for node in captured_traces.tree[0]["children"]] == ["Desk"]
+
+
+@pytest.mark.asyncio
+async def test_raw_spans_snapshot_as_their_export_with_ids_and_times_normalized() -> None:
+    with capture_traces() as traces:
+        await Runner.run(_travel_desk(), "Refund my Tokyo trip")
+
+    handoff_span = to_snapshot(traces.spans_of("handoff"))
+    assert handoff_span == [
+        {
+            "object": "trace.span",
+            "id": handoff_span[0]["id"],
+            "trace_id": "<trace_1>",
+            "parent_id": handoff_span[0]["parent_id"],
+            "started_at": "<timestamp>",
+            "ended_at": "<timestamp>",
+            "span_data": {"type": "handoff", "from_agent": "Triage", "to_agent": "Billing"},
+        }
+    ]
+    assert handoff_span[0]["id"].startswith("<span_")
+    assert handoff_span[0]["parent_id"].startswith("<span_")
+    assert to_snapshot(traces.traces) == [
+        {"object": "trace", "id": "<trace_1>", "workflow_name": "Agent workflow"}
+    ]

@@ -132,6 +132,9 @@ class _Converter:
         run = _run_result_data(value, path)
         if run is not None:
             return self.convert(run, path, key)
+        exported = _exported_trace_data(value)
+        if exported is not None:
+            return self.convert(exported, path, key)
         if isinstance(value, enum.Enum):
             return self.convert(value.value, path, key)
         if isinstance(value, (bytes, bytearray, memoryview)):
@@ -284,6 +287,21 @@ def _run_result_data(value: object, path: str) -> dict[str, Any] | None:
     from ._run_snapshot import run_result_data
 
     return run_result_data(value, path)
+
+
+def _exported_trace_data(value: object) -> dict[str, Any] | None:
+    """What an SDK span or trace exports (ids and times normalized later); None otherwise."""
+    spans = sys.modules.get("agents.tracing.spans")
+    traces = sys.modules.get("agents.tracing.traces")
+    kinds = tuple(
+        kind
+        for kind in (getattr(spans, "Span", None), getattr(traces, "Trace", None))
+        if isinstance(kind, type)
+    )
+    if not kinds or not isinstance(value, kinds):
+        return None
+    exported = value.export()  # type: ignore[attr-defined]
+    return dict(exported) if isinstance(exported, Mapping) else {}
 
 
 def _finite(value: float) -> float | str:
