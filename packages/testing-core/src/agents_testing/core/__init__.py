@@ -1,5 +1,8 @@
 """Shared primitives of the agents-testing doubles: snapshots, errors and the step script.
 
+For tests: :func:`to_snapshot` (stable snapshot data) and :func:`capture_traces`
+(the SDK's spans in memory).
+
 Public modules for the boundary packages: :mod:`agents_testing.core.compat` (SDK release
 differences), :mod:`agents_testing.core.lazy` (lazy package exports) and
 :mod:`agents_testing.core.pytest_support` (what the boundary fixtures share).
@@ -24,17 +27,21 @@ from ._errors import (
     UnconsumedStepsError,
     UncopyableValue,
     UnexpectedCallError,
+    UnsnapshottableValue,
     ordinal,
 )
 from ._group import AnyOrder, GroupEntry, any_order, build_group, member_problem
 from ._script import Entry, StepScript
 from ._snapshot import detach, readonly
 from ._snapshot_cache import SnapshotCache
+from ._to_snapshot import SupportsSnapshot, to_snapshot
+from ._trace_capture import CapturedTraces, TraceCaptureError, capture_traces
 from ._values import exception_problem, safe_repr
 
 __all__ = [
     "AgentsTestingError",
     "AnyOrder",
+    "CapturedTraces",
     "CassetteError",
     "CassetteFormatError",
     "CassetteMismatch",
@@ -51,17 +58,22 @@ __all__ = [
     "SecretFinding",
     "SnapshotCache",
     "StepScript",
+    "SupportsSnapshot",
+    "TraceCaptureError",
     "UnconsumedStepsError",
     "UncopyableValue",
     "UnexpectedCallError",
     "any_order",
     "build_group",
+    "UnsnapshottableValue",
+    "capture_traces",
     "detach",
     "exception_problem",
     "member_problem",
     "ordinal",
     "readonly",
     "safe_repr",
+    "to_snapshot",
 ]
 
 from .lazy import publish as _publish

@@ -40,6 +40,7 @@ BOUNDARIES: dict[str, tuple[str, tuple[str, ...]]] = {
 _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
     "model": frozenset(
         {
+            "CapturedTraces",
             "CassetteModel",
             "CassetteModelProvider",
             "InputMessage",
@@ -94,6 +95,8 @@ _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
             "assert_trajectory",
             "handoff_to",
             "tool_call",
+            "capture_traces",
+            "to_snapshot",
         }
     ),
     "sandbox": frozenset(
@@ -114,6 +117,7 @@ _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
             "UnexpectedSandboxCall",
             "any_order",
             "scripted_sandbox_session",
+            "to_snapshot",
         }
     ),
 }

@@ -15,6 +15,7 @@ __all__ = [
     "UnconsumedStepsError",
     "UncopyableValue",
     "UnexpectedCallError",
+    "UnsnapshottableValue",
     "ordinal",
 ]
 
@@ -104,6 +105,28 @@ class UncopyableValue(AgentsTestingError):
             "so pass plain data, pydantic models or objects that copy.deepcopy can copy "
             "(not locks, generators, open or closed files, memoryviews or other live "
             "resources)."
+        )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.path, self.value_type, self.problem))
+
+
+class UnsnapshottableValue(AgentsTestingError, TypeError):
+    """``to_snapshot`` met a value it cannot turn into plain JSON-able data.
+
+    ``path`` says where the value sat (``value['items'][2]['output']``), ``value_type``
+    is the qualified name of its type and ``problem`` what is wrong with it.
+    """
+
+    def __init__(self, path: str, value_type: str, problem: str) -> None:
+        self.path = path
+        self.value_type = value_type
+        self.problem = problem
+        super().__init__(
+            f"Cannot snapshot {path}: {problem}. to_snapshot() takes plain data, pydantic "
+            "models, dataclasses, enums, bytes, run results, the scripted doubles and their "
+            "calls, captured traces, and any object with an __agents_testing_snapshot__() "
+            "method; convert other values to one of these first."
         )
 
     def __reduce__(self) -> tuple[object, ...]:

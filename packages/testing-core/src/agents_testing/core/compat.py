@@ -137,6 +137,69 @@ def flush_default_trace_processor() -> None:
 __all__ += ["flush_default_trace_processor", "provider_client_factories", "trace_exporter_class"]
 
 
+__all__ += ["install_trace_provider"]
+
+
+def install_trace_provider(processors: list[Any]) -> Any:
+    """Make a new, enabled trace provider feeding only ``processors`` the global one.
+
+    Returns the provider that was global before, for ``restore_trace_provider``. The
+    new provider is switched on explicitly, so neither ``set_tracing_disabled(True)``
+    on the previous provider nor ``OPENAI_AGENTS_DISABLE_TRACING`` silences it. Public
+    tracing API only (``get_trace_provider``, ``set_trace_provider`` and the SDK's
+    ``DefaultTraceProvider``), the same from 0.14 to 0.24.
+    """
+    from agents.tracing import get_trace_provider, set_trace_provider
+    from agents.tracing.provider import DefaultTraceProvider
+
+    previous = get_trace_provider()
+    provider = DefaultTraceProvider()
+    provider.set_processors(processors)
+    provider.set_disabled(False)
+    set_trace_provider(provider)
+    return previous
+
+
+# Generated values inside text the SDK writes for the model: the sandbox shell tool
+# heads every output with a random chunk id and the measured wall time (0.14 to 0.24).
+# (marker text, pattern whose first group is the volatile part, kind of value)
+_VOLATILE_TEXT: tuple[tuple[str, str, str], ...] = (
+    ("Chunk ID: ", r"(?m)^Chunk ID: ([0-9a-f]+)$", "chunk"),
+    ("Wall time: ", r"(?m)^Wall time: ([0-9]+(?:\.[0-9]+)?) seconds$", "duration"),
+)
+
+
+def volatile_text_patterns() -> tuple[tuple[str, str, str], ...]:
+    """Generated ids and durations that the SDK writes into text, as ``(marker, regex, kind)``.
+
+    ``marker`` is a plain substring to test first; the regex's first group is the value
+    to replace; ``kind`` is ``"duration"`` or the placeholder kind of an id.
+    """
+    return _VOLATILE_TEXT
+
+
+__all__ += ["volatile_text_patterns"]
+
+
+def run_loop_span_types() -> tuple[str, ...]:
+    """Span types with which the runner itself frames a run: one ``task`` span per run and
+    one ``turn`` span per turn (0.14 on; their usage data gains fields in later releases)."""
+    return ("task", "turn")
+
+
+__all__ += ["run_loop_span_types"]
+
+
+def restore_trace_provider(previous: Any) -> None:
+    """Put back the global trace provider that ``install_trace_provider`` returned."""
+    from agents.tracing import set_trace_provider
+
+    set_trace_provider(previous)
+
+
+__all__ += ["restore_trace_provider"]
+
+
 class TracingState:
     """The global tracing switch as it was, so a test can turn tracing off and put it back.
 

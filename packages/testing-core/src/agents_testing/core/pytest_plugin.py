@@ -4,12 +4,13 @@ It provides what the boundary plugins' ``scripted_*`` fixtures share (a per-test
 registry of doubles, checked with ``assert_complete()`` at teardown, with tracing off
 meanwhile) and the guard against real model requests
 (``--agents-block-model-requests`` / ``agents_block_model_requests = true``, lifted
-for one run by ``--agents-allow-model-requests``).
+for one run by ``--agents-allow-model-requests``), and the ``captured_traces`` fixture.
 """
 
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -21,6 +22,9 @@ from .pytest_support import (
     ScriptedDoubles,
     note_unconsumed,
 )
+
+if TYPE_CHECKING:
+    from ._trace_capture import CapturedTraces
 
 ALLOW_MARKER = "agents_allow_model_requests"
 _OPTION = "agents_block_model_requests"
@@ -180,3 +184,18 @@ def _agents_testing_doubles(request: pytest.FixtureRequest) -> Iterator[Scripted
     assert isinstance(request.node, pytest.Item)
     with ScriptedDoubles(request.node) as doubles:
         yield doubles
+
+
+@pytest.fixture
+def captured_traces(_agents_testing_doubles: ScriptedDoubles) -> Iterator[CapturedTraces]:
+    """The SDK's traces and spans of this test, in memory (``capture_traces()``).
+
+    Set up after the ``scripted_*`` fixtures have switched tracing off, it installs a
+    trace provider of its own that is on regardless, so spans are captured whatever
+    ``@pytest.mark.agents_testing(disable_tracing=...)`` says; nothing is uploaded. The
+    previous provider and its processors are back when the test ends.
+    """
+    from ._trace_capture import CapturedTraces
+
+    with CapturedTraces() as traces:
+        yield traces

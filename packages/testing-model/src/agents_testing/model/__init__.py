@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from agents_testing.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from agents_testing.core import any_order
+    from agents_testing.core import CapturedTraces, any_order, capture_traces, to_snapshot
 
     from ._call import InputMessage, ModelCall
     from ._cassette import ModelCassette
@@ -71,6 +71,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "CapturedTraces",
     "CassetteModel",
     "CassetteModelProvider",
     "InputMessage",
@@ -98,6 +99,7 @@ __all__ = [
     "any_order",
     "UnscriptedModelCall",
     "assistant_message",
+    "capture_traces",
     "function_call",
     "apply_patch_call",
     "code_interpreter_call",
@@ -125,6 +127,7 @@ __all__ = [
     "assert_trajectory",
     "handoff_to",
     "tool_call",
+    "to_snapshot",
 ]
 
 # ``InvalidModelArgument`` is served here but joins ``__all__`` (and so ``agents.testing``)
@@ -137,6 +140,7 @@ if not TYPE_CHECKING:
         __name__,
         globals(),
         {
+            "CapturedTraces": "agents_testing.core",
             "CassetteModel": "._cassette_replay",
             "CassetteModelProvider": "._cassette_replay",
             "InputMessage": "._call",
@@ -191,5 +195,7 @@ if not TYPE_CHECKING:
             "ScriptedModelProviderFactory": "._provider",
             "UnconsumedProviderSteps": "._errors",
             "UnscriptedModelCall": "._errors",
+            "capture_traces": "agents_testing.core",
+            "to_snapshot": "agents_testing.core",
         },
     )

@@ -229,6 +229,22 @@ class ModelCall:
         """The output the input carries for tool call ``call_id``; None when it has none."""
         return self.tool_outputs().get(call_id)
 
+    def __agents_testing_snapshot__(self) -> object:
+        """The request as plain data for ``to_snapshot``: tools and handoffs by name."""
+        schema = self._output_schema
+        return {
+            "system_instructions": self._system_instructions,
+            "input": self.input,
+            "model_settings": self._model_settings.to_json_dict(),
+            "tools": [getattr(tool, "name", type(tool).__name__) for tool in self._tools],
+            "handoffs": [handoff.tool_name for handoff in self._handoffs],
+            "output_type": None if schema is None else schema.name(),
+            "previous_response_id": self._previous_response_id,
+            "conversation_id": self._conversation_id,
+            "prompt": self.prompt,
+            "streamed": self._streamed,
+        }
+
     def __repr__(self) -> str:
         size = "str" if isinstance(self._input, str) else f"{len(self._input)} items"
         return (

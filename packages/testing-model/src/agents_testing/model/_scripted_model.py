@@ -159,6 +159,10 @@ class ScriptedModel(Model):
         """The most recent recorded call, or None when the model was never called."""
         return self._calls[-1] if self._calls else None
 
+    def __agents_testing_snapshot__(self) -> object:
+        """What ``to_snapshot`` records of the model: its calls (as ``model.calls``)."""
+        return self.calls
+
     @property
     def remaining_steps(self) -> int:
         """How many scripted steps have not been consumed yet (group members count one each)."""

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from agents_testing.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from agents_testing.core import any_order
+    from agents_testing.core import any_order, to_snapshot
 
     from ._connect import RealtimeConnectCall
     from ._errors import (
@@ -36,6 +36,7 @@ __all__ = [
     "UnconsumedRealtimeSteps",
     "UnexpectedRealtimeSend",
     "any_order",
+    "to_snapshot",
 ]
 
 # Names are imported on first use, so that loading the package (as a pytest plugin, for
@@ -55,5 +56,6 @@ if not TYPE_CHECKING:
             "UnconsumedRealtimeSteps": "._errors",
             "UnexpectedRealtimeSend": "._errors",
             "any_order": "agents_testing.core",
+            "to_snapshot": "agents_testing.core",
         },
     )

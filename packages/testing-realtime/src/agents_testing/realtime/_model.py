@@ -217,6 +217,10 @@ class ScriptedRealtimeModel(RealtimeModel):
         """
         return tuple(detach_send_event(event) for event in self._sent)
 
+    def __agents_testing_snapshot__(self) -> object:
+        """What ``to_snapshot`` records of the model: the events sent to it, as ``sent_events``."""
+        return self.sent_events
+
     @property
     def remaining_steps(self) -> int:
         """How many scripted steps are not yet matched."""

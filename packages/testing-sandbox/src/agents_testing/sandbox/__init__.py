@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from agents_testing.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from agents_testing.core import any_order
+    from agents_testing.core import any_order, to_snapshot
 
     from ._call import SandboxCall
     from ._cassette import ReplayedSandboxError, SandboxCallMismatch, SandboxCassette
@@ -46,6 +46,7 @@ __all__ = [
     "UnexpectedSandboxCall",
     "any_order",
     "scripted_sandbox_session",
+    "to_snapshot",
 ]
 
 # Names are imported on first use, so that loading the package (as a pytest plugin, for
@@ -71,5 +72,6 @@ if not TYPE_CHECKING:
             "UnexpectedSandboxCall": "._errors",
             "any_order": "agents_testing.core",
             "scripted_sandbox_session": "._session",
+            "to_snapshot": "agents_testing.core",
         },
     )

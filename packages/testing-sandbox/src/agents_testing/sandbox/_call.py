@@ -41,6 +41,10 @@ class SandboxCall:
     args: tuple[Any, ...]
     kwargs: Mapping[str, Any]
 
+    def __agents_testing_snapshot__(self) -> object:
+        """The call as plain data for ``to_snapshot``; its position is its index."""
+        return {"method": self.method, "args": list(self.args), "kwargs": dict(self.kwargs)}
+
     def __reduce__(self) -> tuple[object, ...]:
         # A mappingproxy cannot be pickled; rebuild it from a plain dict.
         return (_restore, (self.call_index, self.method, self.args, dict(self.kwargs)))

@@ -103,6 +103,10 @@ class ScriptedSandboxSession(BaseSandboxSession):
             copy_call(call, shared) for call, shared in zip(self._calls, self._shared, strict=True)
         )
 
+    def __agents_testing_snapshot__(self) -> object:
+        """What ``to_snapshot`` records of the session: its calls (as ``session.calls``)."""
+        return self.calls
+
     @property
     def remaining_steps(self) -> int:
         """How many scripted steps are not yet consumed."""

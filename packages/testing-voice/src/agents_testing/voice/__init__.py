@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from agents_testing.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from agents_testing.core import any_order
+    from agents_testing.core import any_order, to_snapshot
 
     from ._audio import pcm16_samples
     from ._errors import (
@@ -60,6 +60,7 @@ __all__ = [
     "WorkflowResultSpec",
     "any_order",
     "pcm16_samples",
+    "to_snapshot",
 ]
 
 # Names are imported on first use, so that loading the package (as a pytest plugin, for
@@ -95,5 +96,6 @@ if not TYPE_CHECKING:
             "WorkflowResultSpec": "._workflow",
             "any_order": "agents_testing.core",
             "pcm16_samples": "._audio",
+            "to_snapshot": "agents_testing.core",
         },
     )

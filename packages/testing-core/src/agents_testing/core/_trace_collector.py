@@ -1,0 +1,41 @@
+"""The tracing processor behind :class:`~agents_testing.core.CapturedTraces`.
+
+Kept apart so that importing core never imports the SDK: this module is loaded only
+when a capture starts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from agents.tracing import Span, Trace, TracingProcessor
+
+if TYPE_CHECKING:
+    from ._trace_capture import CapturedTraces
+
+__all__ = ["TraceCollector"]
+
+
+class TraceCollector(TracingProcessor):
+    """Hands every started trace and span to a capture, in start order; exports nothing."""
+
+    def __init__(self, capture: CapturedTraces) -> None:
+        self._capture = capture
+
+    def on_trace_start(self, trace: Trace) -> None:
+        self._capture.traces.append(trace)
+
+    def on_trace_end(self, trace: Trace) -> None:
+        return None
+
+    def on_span_start(self, span: Span[Any]) -> None:
+        self._capture.spans.append(span)
+
+    def on_span_end(self, span: Span[Any]) -> None:
+        return None
+
+    def shutdown(self, timeout: float | None = None) -> None:
+        return None
+
+    def force_flush(self) -> None:
+        return None
