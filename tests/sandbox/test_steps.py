@@ -428,8 +428,8 @@ class LengthOf:
 async def test_a_callable_whose_shape_shows_only_when_called_is_reported_with_the_cause() -> None:
     sandbox = scripted_sandbox_session(
         [
-            {"method": "exec", "match": LengthOf(), "result": OK},  # type: ignore[typeddict-item]
-            {"method": "exec", "responder": max},  # type: ignore[typeddict-item]
+            {"method": "exec", "match": LengthOf(), "result": OK},  # type: ignore[list-item]
+            {"method": "exec", "responder": max},  # type: ignore[list-item]
         ]
     )
     async with sandbox:
@@ -439,7 +439,7 @@ async def test_a_callable_whose_shape_shows_only_when_called_is_reported_with_th
     assert isinstance(matcher.value.__cause__, TypeError)
     assert sandbox.remaining_steps == 2
 
-    responding = scripted_sandbox_session([{"method": "exec", "responder": max}])  # type: ignore[typeddict-item]
+    responding = scripted_sandbox_session([{"method": "exec", "responder": max}])  # type: ignore[list-item]
     async with responding:
         with pytest.raises(InvalidSandboxStep) as responder:
             await responding.exec("a")
