@@ -24,6 +24,7 @@ from agents.voice import (
 )
 
 from agents_testing.model import (
+    InvalidScriptedToolCall,
     ScriptedModelProvider,
     ScriptedModelProviderFactory,
     UnscriptedModelCall,
@@ -89,6 +90,48 @@ async def test_the_fixture_scripts_an_app_run_without_a_run_config(
 
 
 @pytest.mark.asyncio
+async def test_the_fixture_checks_scripted_tool_calls_against_the_agent_tools(
+    scripted_model_provider: ScriptedModelProviderFactory, streamed: bool
+) -> None:
+    provider = scripted_model_provider(
+        by_agent={
+            "Triage": [[function_call("transfer_to_billing", {}, call_id="call_h")]],
+            "Billing": [[function_call("refund", {"order": "A1"}, call_id="call_r")]],
+        }
+    )
+
+    with pytest.raises(InvalidScriptedToolCall) as raised:
+        await run_without_config(support_app(), "Refund order A1", streamed=streamed)
+
+    assert (raised.value.tool_name, raised.value.path, raised.value.rule) == (
+        "refund",
+        "$.order",
+        "additionalProperties",
+    )
+    assert len(provider.by_agent["Billing"].calls) == 1
+
+
+@pytest.mark.asyncio
+@pytest.mark.agents_testing(check_tool_calls=False, assert_complete=False)
+async def test_the_marker_turns_the_provider_tool_call_check_off(
+    scripted_model_provider: ScriptedModelProviderFactory,
+) -> None:
+    scripted_model_provider(
+        by_agent={
+            "Triage": [[function_call("transfer_to_billing", {}, call_id="call_h")]],
+            "Billing": [
+                [function_call("refund", {"order": "A1"}, call_id="call_r")],
+                [assistant_message("Sorry, that failed.")],
+            ],
+        }
+    )
+
+    output = await run_without_config(support_app(), "Refund order A1", streamed=False)
+
+    assert output == "Sorry, that failed."
+
+
+@pytest.mark.asyncio
 async def test_the_fixture_reports_an_unscripted_agent_of_the_app(
     scripted_model_provider: ScriptedModelProviderFactory, streamed: bool
 ) -> None:
@@ -129,7 +172,17 @@ async def test_the_fixture_scripts_the_agent_behind_a_voice_pipeline(
 def test_the_fixture_takes_the_constructor_arguments(
     scripted_model_provider: ScriptedModelProviderFactory,
 ) -> None:
-    assert inspect.signature(scripted_model_provider) == inspect.signature(ScriptedModelProvider)
+    made = inspect.signature(scripted_model_provider).parameters
+    constructor = inspect.signature(ScriptedModelProvider).parameters
+    assert list(made) == list(constructor)
+    # The one difference, as with scripted_model: the fixture streams every item.
+    assert (made["stream_all_items"].default, constructor["stream_all_items"].default) == (
+        True,
+        False,
+    )
+    assert {n: p for n, p in made.items() if n != "stream_all_items"} == {
+        n: p for n, p in constructor.items() if n != "stream_all_items"
+    }
     provider = scripted_model_provider(by_model={"gpt-4.1": []})
 
     assert isinstance(provider, ScriptedModelProvider)

@@ -11,6 +11,7 @@ from agents.testing import (
     ModelCall,
     ModelStep,
     ScriptedModel,
+    Trajectory,
     assistant_message,
     function_call,
     to_snapshot,
@@ -143,6 +144,37 @@ async def test_a_real_change_gives_a_different_snapshot(run: RunAgent, streamed:
     assert tokyo != osaka
     assert osaka["items"][0]["arguments"] == {"city": "Osaka"}
     assert to_snapshot(tokyo_model) != to_snapshot(osaka_model)
+
+
+@pytest.mark.asyncio
+async def test_a_trajectory_snapshot_is_its_tool_calls_and_handoffs(
+    run: RunAgent, streamed: bool
+) -> None:
+    agent, model = _travel_desk(random_ids=True)
+
+    result = _result(await run(agent, "Refund my Tokyo trip", streamed=streamed))
+
+    expected = [
+        {
+            "kind": "function_call",
+            "agent": "Triage",
+            "tool": "get_weather",
+            "arguments": {"city": "Tokyo"},
+            "output": "Sunny in Tokyo",
+        },
+        {"handoff": "Billing", "source": "Triage"},
+    ]
+    assert to_snapshot(Trajectory.of(result)) == expected
+    # From the model's side: the same tool call and handoff, by what the model answered.
+    assert to_snapshot(Trajectory.of(model)) == [
+        {
+            "kind": "function_call",
+            "tool": "get_weather",
+            "arguments": {"city": "Tokyo"},
+            "output": "Sunny in Tokyo",
+        },
+        {"handoff": "Billing"},
+    ]
 
 
 @pytest.mark.asyncio

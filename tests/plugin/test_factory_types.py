@@ -43,7 +43,7 @@ def test_a_factory_type_has_the_signature_of_the_double(
 
     assert next(iter(call.parameters)) == "self"
     expected_parameters = list(made.parameters.values())
-    if double is agents_testing.model.ScriptedModel:
+    if double in (agents_testing.model.ScriptedModel, agents_testing.model.ScriptedModelProvider):
         # The fixture's models stream tool-call items unless told otherwise.
         expected_parameters = [
             p.replace(default=True) if p.name == "stream_all_items" else p

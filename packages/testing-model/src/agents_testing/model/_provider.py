@@ -78,6 +78,8 @@ class ScriptedModelProvider(ModelProvider):
     name), else of the model name the agent gives (``by_model``), else
     by ``default``; with none of them it raises :class:`UnscriptedModelCall`. Agents
     given a ``Model`` instance never reach a provider and are not affected.
+    ``stream_all_items`` and ``check_tool_calls`` are passed to the ``ScriptedModel``
+    made for each script given as steps (the fixture turns both on).
     """
 
     # Two signatures rather than one union: a type checker infers a dict literal of
@@ -89,6 +91,8 @@ class ScriptedModelProvider(ModelProvider):
         by_agent: Mapping[str, Script] | None = None,
         by_model: Mapping[str, Script] | None = None,
         default: Script | None = None,
+        stream_all_items: bool = False,
+        check_tool_calls: bool | None = None,
     ) -> None: ...
 
     @overload
@@ -98,6 +102,8 @@ class ScriptedModelProvider(ModelProvider):
         by_agent: AgentPairs,
         by_model: Mapping[str, Script] | None = None,
         default: Script | None = None,
+        stream_all_items: bool = False,
+        check_tool_calls: bool | None = None,
     ) -> None: ...
 
     def __init__(
@@ -106,10 +112,26 @@ class ScriptedModelProvider(ModelProvider):
         by_agent: Mapping[str, Script] | AgentPairs | None = None,
         by_model: Mapping[str, Script] | None = None,
         default: Script | None = None,
+        stream_all_items: bool = False,
+        check_tool_calls: bool | None = None,
     ) -> None:
-        self._by_agent = _scripts("by_agent", by_agent, _agent_name)
-        self._by_model = _scripts("by_model", by_model, _model_key)
-        self._default = None if default is None else _model("default", "the default", default)
+        # Scripts given as steps become ScriptedModels made with these options.
+        options = {"stream_all_items": stream_all_items, "check_tool_calls": check_tool_calls}
+        if not isinstance(stream_all_items, bool):
+            raise InvalidModelArgument(
+                "ScriptedModelProvider(stream_all_items)", "a bool", describe(stream_all_items)
+            )
+        if check_tool_calls is not None and not isinstance(check_tool_calls, bool):
+            raise InvalidModelArgument(
+                "ScriptedModelProvider(check_tool_calls)",
+                "a bool or None",
+                describe(check_tool_calls),
+            )
+        self._by_agent = _scripts("by_agent", by_agent, _agent_name, options)
+        self._by_model = _scripts("by_model", by_model, _model_key, options)
+        self._default = (
+            None if default is None else _model("default", "the default", default, options)
+        )
         if not self._by_agent and not self._by_model and self._default is None:
             raise InvalidModelArgument(
                 "ScriptedModelProvider()",
@@ -316,6 +338,8 @@ class ScriptedModelProviderFactory(Protocol):
         by_agent: Mapping[str, Script] | None = None,
         by_model: Mapping[str, Script] | None = None,
         default: Script | None = None,
+        stream_all_items: bool = True,
+        check_tool_calls: bool | None = None,
     ) -> ScriptedModelProvider: ...
 
     @overload
@@ -325,6 +349,8 @@ class ScriptedModelProviderFactory(Protocol):
         by_agent: AgentPairs,
         by_model: Mapping[str, Script] | None = None,
         default: Script | None = None,
+        stream_all_items: bool = True,
+        check_tool_calls: bool | None = None,
     ) -> ScriptedModelProvider: ...
 
     def __call__(
@@ -333,6 +359,8 @@ class ScriptedModelProviderFactory(Protocol):
         by_agent: Mapping[str, Script] | AgentPairs | None = None,
         by_model: Mapping[str, Script] | None = None,
         default: Script | None = None,
+        stream_all_items: bool = True,
+        check_tool_calls: bool | None = None,
     ) -> ScriptedModelProvider: ...
 
 
@@ -348,7 +376,9 @@ def _model_key(key: object) -> str | None:
     return key if isinstance(key, str) else None
 
 
-def _scripts(argument: str, given: object, key_name: Any) -> dict[str, ScriptedModel]:
+def _scripts(
+    argument: str, given: object, key_name: Any, options: dict[str, Any]
+) -> dict[str, ScriptedModel]:
     if given is None:
         return {}
     expected = "a mapping, a sequence of (key, script) pairs, or None"
@@ -379,11 +409,11 @@ def _scripts(argument: str, given: object, key_name: Any) -> dict[str, ScriptedM
                 f"{safe_repr(name)} more than once",
             )
         owner = f"{noun} {safe_repr(name)}"
-        scripts[name] = _model(f"{argument}[{safe_repr(name)}]", owner, script)
+        scripts[name] = _model(f"{argument}[{safe_repr(name)}]", owner, script, options)
     return scripts
 
 
-def _model(argument: str, owner: str, script: object) -> ScriptedModel:
+def _model(argument: str, owner: str, script: object, options: dict[str, Any]) -> ScriptedModel:
     if isinstance(script, ScriptedModel):
         return script
     # Each of these is one step (or one item) that happens to be iterable, not a script.
@@ -395,7 +425,7 @@ def _model(argument: str, owner: str, script: object) -> ScriptedModel:
             describe(script),
         )
     try:
-        return ScriptedModel(script)
+        return ScriptedModel(script, **options)
     except InvalidModelStep as error:
         raise InvalidModelStep(
             error.reason, error.input_index, f"{error.detail} (in the script for {owner})"

@@ -6,6 +6,7 @@ Loaded by pytest through the ``pytest11`` entry point; the library never imports
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any, cast
@@ -83,12 +84,22 @@ def scripted_model_provider(
     with ExitStack() as installed:
 
         def make(**scripts: Any) -> ScriptedModelProvider:
+            # As with scripted_model: stream every item, check tool calls unless told not to.
+            scripts.setdefault("stream_all_items", True)
+            if scripts.get("check_tool_calls") is None:
+                scripts["check_tool_calls"] = _agents_testing_doubles.options.check_tool_calls
             provider = ScriptedModelProvider(**scripts)
             installed.enter_context(provider.as_default())
             return provider
 
         make.__doc__ = ScriptedModelProvider.__doc__
-        make.__wrapped__ = ScriptedModelProvider  # type: ignore[attr-defined]
+        signature = inspect.signature(ScriptedModelProvider)
+        make.__signature__ = signature.replace(  # type: ignore[attr-defined]
+            parameters=[
+                p.replace(default=True) if p.name == "stream_all_items" else p
+                for p in signature.parameters.values()
+            ]
+        )
         # The overloads of the constructor are what the factory type spells out.
         yield cast(
             "ScriptedModelProviderFactory",
