@@ -23,63 +23,14 @@ import gc
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from _stopwatch import Stopwatch
+
 LIMIT_REPLAY = 1.2
 LIMIT_LOAD = 0.10
-
-
-def _cpu() -> float:
-    return time.thread_time()
-
-
-class _Stopwatch:
-    """CPU time spent inside a model's ``get_response`` / ``stream_response``."""
-
-    def __init__(self, model: Any) -> None:
-        self.seconds = 0.0
-        get_response = model.get_response
-        stream_response = model.stream_response
-        watch = self
-
-        async def timed_get_response(*args: Any, **kwargs: Any) -> Any:
-            start = _cpu()
-            try:
-                return await get_response(*args, **kwargs)
-            finally:
-                watch.seconds += _cpu() - start
-
-        def timed_stream_response(*args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-            start = _cpu()
-            iterator = stream_response(*args, **kwargs).__aiter__()
-            watch.seconds += _cpu() - start
-            return _TimedIterator(iterator, watch)
-
-        model.get_response = timed_get_response
-        model.stream_response = timed_stream_response
-
-
-class _TimedIterator:
-    def __init__(self, inner: Any, watch: _Stopwatch) -> None:
-        self._inner = inner
-        self._watch = watch
-
-    def __aiter__(self) -> _TimedIterator:
-        return self
-
-    async def __anext__(self) -> Any:
-        start = _cpu()
-        try:
-            return await self._inner.__anext__()
-        finally:
-            self._watch.seconds += _cpu() - start
-
-    async def aclose(self) -> None:
-        close: Callable[[], Any] | None = getattr(self._inner, "aclose", None)
-        if close is not None:
-            await close()
 
 
 def _script(turns: int, tag: str = "") -> list[Any]:
@@ -136,7 +87,7 @@ def _record(path: Path, turns: int, mode: str) -> None:
 
 def _inside(make: Callable[[], Any], turns: int, mode: str) -> float:
     model = make()
-    watch = _Stopwatch(model)
+    watch = Stopwatch(model)
     gc.collect()
     asyncio.run(_run(model, turns, mode))
     return watch.seconds

@@ -41,9 +41,11 @@ import sys
 import time
 import tracemalloc
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+
+from _stopwatch import Stopwatch
 
 SIZES = (50, 100, 200, 400)
 QUICK_SIZES = (50, 200)
@@ -181,61 +183,6 @@ def _make_model(kind: str, turns: int, mode: str) -> Any:
     return _floor_model(turns, mode) if kind == "floor" else _scripted_model(kind, turns)
 
 
-_cpu = time.thread_time
-
-
-class _Stopwatch:
-    """Accumulates the CPU time spent inside one model's methods.
-
-    CPU time of the event-loop thread rather than wall time: the model never waits on
-    I/O, and CPU time does not count the moments another process had the core.
-    """
-
-    def __init__(self, model: Any) -> None:
-        self.seconds = 0.0
-        get_response = model.get_response
-        stream_response = model.stream_response
-        watch = self
-
-        async def timed_get_response(*args: Any, **kwargs: Any) -> Any:
-            start = _cpu()
-            try:
-                return await get_response(*args, **kwargs)
-            finally:
-                watch.seconds += _cpu() - start
-
-        def timed_stream_response(*args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-            start = _cpu()
-            iterator = stream_response(*args, **kwargs).__aiter__()
-            watch.seconds += _cpu() - start
-            return _TimedIterator(iterator, watch)
-
-        # Instance attributes shadow the methods the runner looks up.
-        model.get_response = timed_get_response
-        model.stream_response = timed_stream_response
-
-
-class _TimedIterator:
-    def __init__(self, inner: Any, watch: _Stopwatch) -> None:
-        self._inner = inner
-        self._watch = watch
-
-    def __aiter__(self) -> _TimedIterator:
-        return self
-
-    async def __anext__(self) -> Any:
-        start = _cpu()
-        try:
-            return await self._inner.__anext__()
-        finally:
-            self._watch.seconds += _cpu() - start
-
-    async def aclose(self) -> None:
-        close: Callable[[], Any] | None = getattr(self._inner, "aclose", None)
-        if close is not None:
-            await close()
-
-
 async def _run_loop(model: Any, turns: int, mode: str) -> None:
     from agents import Agent, RunConfig, Runner, function_tool
 
@@ -258,7 +205,7 @@ async def _run_loop(model: Any, turns: int, mode: str) -> None:
 
 def _measure_time(kind: str, turns: int, mode: str) -> tuple[float, float]:
     model = _make_model(kind, turns, mode)
-    watch = _Stopwatch(model)
+    watch = Stopwatch(model)
     gc.collect()
     # Cyclic collections would charge the runner's garbage to whichever code happens
     # to allocate when one triggers; without them the model's time is its own.
