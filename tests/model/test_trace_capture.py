@@ -28,9 +28,6 @@ from agents.testing import (
     to_snapshot,
 )
 from agents.tracing import (
-    Span,
-    Trace,
-    TracingProcessor,
     get_trace_provider,
     set_trace_provider,
 )
@@ -39,32 +36,8 @@ from agents.tracing.provider import DefaultTraceProvider
 from agents_testing.core import TraceCaptureError, compat
 from agents_testing.core._request_guard import RequestGuard
 
+from ._span_recorder import Recorder
 from .conftest import RunAgent
-
-
-class Recorder(TracingProcessor):
-    """A user's own processor: remembers the spans it is given."""
-
-    def __init__(self) -> None:
-        self.spans: list[Span[Any]] = []
-
-    def on_trace_start(self, trace: Trace) -> None:
-        pass
-
-    def on_trace_end(self, trace: Trace) -> None:
-        pass
-
-    def on_span_start(self, span: Span[Any]) -> None:
-        pass
-
-    def on_span_end(self, span: Span[Any]) -> None:
-        self.spans.append(span)
-
-    def shutdown(self) -> None:
-        pass
-
-    def force_flush(self) -> None:
-        pass
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ from agents.testing import (
     assistant_message,
 )
 from agents.tracing import (
-    TracingProcessor,
     custom_span,
     get_current_span,
     get_trace_provider,
@@ -24,33 +23,11 @@ from agents.tracing import (
 from agents.tracing.provider import DefaultTraceProvider
 from agents.tracing.span_data import GenerationSpanData
 from agents.tracing.spans import Span
-from agents.tracing.traces import Trace
 from openai.types.responses import Response, ResponseCreatedEvent
 
 from agents_testing.model import InvalidModelArgument
 
-
-class Recorder(TracingProcessor):
-    def __init__(self) -> None:
-        self.spans: list[Span[Any]] = []
-
-    def on_trace_start(self, trace: Trace) -> None:
-        pass
-
-    def on_trace_end(self, trace: Trace) -> None:
-        pass
-
-    def on_span_start(self, span: Span[Any]) -> None:
-        pass
-
-    def on_span_end(self, span: Span[Any]) -> None:
-        self.spans.append(span)
-
-    def shutdown(self) -> None:
-        pass
-
-    def force_flush(self) -> None:
-        pass
+from ._span_recorder import Recorder
 
 
 @pytest.fixture
