@@ -15,14 +15,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
 from ._cassette import RECORD_MODES, RecordMode, resolve_record_mode
 from .pytest_support import CALL_REPORT
 
-__all__ = ["CASSETTE_MARKER", "CassetteOptions", "body_passed"]
+__all__ = ["CASSETTE_MARKER", "CassetteOptions", "body_passed", "finish_cassette"]
 
 CASSETTE_MARKER = "agents_cassette"
 _OPTION = "agents_record_mode"
@@ -91,3 +91,34 @@ def body_passed(item: pytest.Item) -> bool:
     """Whether the test body ran and passed (so teardown may save or check)."""
     report = item.stash.get(CALL_REPORT, None)
     return report is not None and report.passed
+
+
+class _Savable(Protocol):
+    def save(self) -> Any: ...
+
+
+class _Checkable(Protocol):
+    def assert_complete(self) -> None: ...
+
+
+class CassetteFixture(Protocol):
+    """What a boundary's ``*_cassette`` fixture object tells teardown."""
+
+    @property
+    def recording(self) -> bool: ...
+
+    @property
+    def cassette(self) -> _Savable: ...
+
+    @property
+    def replaying(self) -> _Checkable | None: ...
+
+
+def finish_cassette(item: pytest.Item, fixture: CassetteFixture) -> None:
+    """At teardown of a passed test: save a recording, or check the replay was used up."""
+    if not body_passed(item):
+        return
+    if fixture.recording:
+        fixture.cassette.save()
+    elif fixture.replaying is not None:
+        fixture.replaying.assert_complete()

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
-from agents_testing.core.cassette_pytest import CassetteOptions, body_passed
+from agents_testing.core.cassette_pytest import CassetteOptions, finish_cassette
 from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
@@ -171,9 +171,4 @@ def model_cassette(request: pytest.FixtureRequest) -> Iterator[ModelCassetteFixt
     assert isinstance(request.node, pytest.Item)
     fixture = ModelCassetteFixture(CassetteOptions.for_item(request.node, "model"))
     yield fixture
-    if not body_passed(request.node):
-        return
-    if fixture.recording:
-        fixture.cassette.save()
-    elif fixture.replaying is not None:
-        fixture.replaying.assert_complete()
+    finish_cassette(request.node, fixture)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from agents_testing.core.cassette_pytest import CassetteOptions, body_passed
+from agents_testing.core.cassette_pytest import CassetteOptions, finish_cassette
 from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
@@ -78,9 +78,4 @@ def sandbox_cassette(request: pytest.FixtureRequest) -> Iterator[SandboxCassette
     assert isinstance(request.node, pytest.Item)
     fixture = SandboxCassetteFixture(CassetteOptions.for_item(request.node, "sandbox"))
     yield fixture
-    if not body_passed(request.node):
-        return
-    if fixture.recording:
-        fixture.cassette.save()
-    elif fixture.replaying is not None:
-        fixture.replaying.assert_complete()
+    finish_cassette(request.node, fixture)
