@@ -29,7 +29,7 @@ from agents.stream_events import StreamEvent
 from openai import AsyncOpenAI
 from pydantic import BaseModel
 
-from agents_testing.core._request_guard import RequestGuard
+from agents_testing.core._guard.requests import RequestGuard
 from agents_testing.model import (
     CassetteModel,
     ModelCassette,

@@ -34,7 +34,7 @@ from agents.tracing import (
 from agents.tracing.provider import DefaultTraceProvider
 
 from agents_testing.core import TraceCaptureError, compat
-from agents_testing.core._request_guard import RequestGuard
+from agents_testing.core._guard.requests import RequestGuard
 
 from ._span_recorder import Recorder
 from .conftest import RunAgent

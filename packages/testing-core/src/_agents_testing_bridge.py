@@ -3,7 +3,7 @@
 The SDK's ``agents`` is a regular package, so other distributions cannot add
 sub-modules to it. A ``.pth`` line installs :class:`BridgeFinder` at interpreter
 start-up; it answers only for the five bridged names and hands each to
-``agents_testing.core._bridge``, which resolves it against the boundary packages
+``agents_testing.core._bridge.resolve``, which resolves it against the boundary packages
 registered under the ``agents_testing.boundaries`` entry points. Set
 ``AGENTS_TESTING_BRIDGE=0`` to turn it off.
 
@@ -40,7 +40,7 @@ BRIDGED_NAMES = frozenset(
 PARENTS = {"agents.voice": "agents.voice.testing"}
 
 # Bridged packages whose sub-modules the bridge leaves to the SDK for a moment, while it
-# loads the SDK's own package to serve its names (see agents_testing.core._bridge).
+# loads the SDK's own package to serve its names (see agents_testing.core._bridge.resolve).
 PASSIVE: "set[str]" = set()
 
 
@@ -63,12 +63,12 @@ class BridgeFinder:
             child = PARENTS.get(fullname)
             if child is None or not _importing(child):
                 return None
-            from agents_testing.core._bridge import parent_spec
+            from agents_testing.core._bridge.resolve import parent_spec
 
             return parent_spec(fullname, child)
         if PASSIVE and fullname.rpartition(".")[0] in PASSIVE:
             return None
-        from agents_testing.core._bridge import bridged_spec
+        from agents_testing.core._bridge.resolve import bridged_spec
 
         return bridged_spec(fullname)
 

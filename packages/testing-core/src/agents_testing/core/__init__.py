@@ -10,8 +10,8 @@ differences), :mod:`agents_testing.core.lazy` (lazy package exports) and
 
 from __future__ import annotations
 
-from ._bridge import MissingBoundaryError
-from ._cassette import (
+from ._bridge.resolve import MissingBoundaryError
+from ._cassette.file import (
     CassetteError,
     CassetteFormatError,
     CassetteMismatch,
@@ -19,7 +19,9 @@ from ._cassette import (
     CassetteVersionError,
     RecordMode,
 )
-from ._cassette_secrets import CassetteSecretError, Scrubber, SecretFinding
+from ._cassette.secrets import CassetteSecretError, Scrubber, SecretFinding
+from ._detach.cache import SnapshotCache
+from ._detach.detach import detach, readonly
 from ._errors import (
     AgentsTestingError,
     InvalidStepError,
@@ -30,12 +32,10 @@ from ._errors import (
     UnsnapshottableValue,
     ordinal,
 )
-from ._group import AnyOrder, GroupEntry, any_order, build_group, member_problem
-from ._script import Entry, StepScript
-from ._snapshot import detach, readonly
-from ._snapshot_cache import SnapshotCache
-from ._to_snapshot import SupportsSnapshot, to_snapshot
-from ._trace_capture import CapturedTraces, TraceCaptureError, capture_traces
+from ._script.fifo import Entry, StepScript
+from ._script.group import AnyOrder, GroupEntry, any_order, build_group, member_problem
+from ._snapshot.data import SupportsSnapshot, to_snapshot
+from ._tracing.capture import CapturedTraces, TraceCaptureError, capture_traces
 from ._values import exception_problem, safe_repr
 
 __all__ = [

@@ -7,7 +7,8 @@ on top of them.
 
 from __future__ import annotations
 
-from ._cassette import (
+from ._cassette.diff import diff_json, without_keys
+from ._cassette.file import (
     FORMAT_VERSION,
     CassetteError,
     CassetteFormatError,
@@ -20,8 +21,7 @@ from ._cassette import (
     resolve_record_mode,
     write_cassette,
 )
-from ._cassette_diff import diff_json, without_keys
-from ._cassette_secrets import (
+from ._cassette.secrets import (
     CassetteSecretError,
     Scrubber,
     SecretFinding,

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 import pytest
 
-from ._cassette import RECORD_MODES, RecordMode, resolve_record_mode
+from ._cassette.file import RECORD_MODES, RecordMode, resolve_record_mode
 from .pytest_support import CALL_REPORT
 
 __all__ = ["CASSETTE_MARKER", "CassetteOptions", "body_passed", "finish_cassette"]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from ._errors import ModelRequestBlocked
-from ._request_guard import RequestGuard
+from ._guard.requests import RequestGuard
 from .pytest_support import (
     CALL_REPORT,
     FIXTURE_MARKER,
@@ -24,7 +24,7 @@ from .pytest_support import (
 )
 
 if TYPE_CHECKING:
-    from ._trace_capture import CapturedTraces
+    from ._tracing.capture import CapturedTraces
 
 ALLOW_MARKER = "agents_allow_model_requests"
 _OPTION = "agents_block_model_requests"
@@ -195,7 +195,7 @@ def captured_traces(_agents_testing_doubles: ScriptedDoubles) -> Iterator[Captur
     ``@pytest.mark.agents_testing(disable_tracing=...)`` says; nothing is uploaded. The
     previous provider and its processors are back when the test ends.
     """
-    from ._trace_capture import CapturedTraces
+    from ._tracing.capture import CapturedTraces
 
     with CapturedTraces() as traces:
         yield traces

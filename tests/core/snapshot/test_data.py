@@ -232,9 +232,9 @@ def helper(text: str) -> str:
 
 def test_classes_and_functions_become_their_qualified_names() -> None:
     assert to_snapshot({"kind": Reply, "split": helper, "size": len}) == {
-        "kind": "<class tests.core.test_to_snapshot.Reply>",
+        "kind": "<class tests.core.snapshot.test_data.Reply>",
         "size": "<function builtins.len>",
-        "split": "<function tests.core.test_to_snapshot.helper>",
+        "split": "<function tests.core.snapshot.test_data.helper>",
     }
 
 

@@ -10,7 +10,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ._errors import UnsnapshottableValue
+from .._errors import UnsnapshottableValue
 
 __all__ = ["run_result_data"]
 

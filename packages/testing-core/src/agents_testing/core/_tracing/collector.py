@@ -6,30 +6,29 @@ when a capture starts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from agents.tracing import Span, Trace, TracingProcessor
-
-if TYPE_CHECKING:
-    from ._trace_capture import CapturedTraces
 
 __all__ = ["TraceCollector"]
 
 
 class TraceCollector(TracingProcessor):
-    """Hands every started trace and span to a capture, in start order; exports nothing."""
+    """Appends every started trace and span to a capture's lists, in start order; exports
+    nothing."""
 
-    def __init__(self, capture: CapturedTraces) -> None:
-        self._capture = capture
+    def __init__(self, traces: list[Trace], spans: list[Span[Any]]) -> None:
+        self._traces = traces
+        self._spans = spans
 
     def on_trace_start(self, trace: Trace) -> None:
-        self._capture.traces.append(trace)
+        self._traces.append(trace)
 
     def on_trace_end(self, trace: Trace) -> None:
         return None
 
     def on_span_start(self, span: Span[Any]) -> None:
-        self._capture.spans.append(span)
+        self._spans.append(span)
 
     def on_span_end(self, span: Span[Any]) -> None:
         return None

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from ._errors import AgentsTestingError, UnexpectedCallError, ordinal
+from .._errors import AgentsTestingError, UnexpectedCallError, ordinal
 
 __all__ = [
     "FORMAT_VERSION",

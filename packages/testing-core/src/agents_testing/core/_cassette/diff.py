@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from ._values import safe_repr
+from .._values import safe_repr
 
 __all__ = ["diff_json", "without_keys"]
 

@@ -16,7 +16,7 @@ import pytest
 
 from agents_testing.core import compat
 
-PACKAGES = Path(__file__).resolve().parents[2] / "packages"
+PACKAGES = Path(__file__).resolve().parents[3] / "packages"
 
 
 def _run(code: str, *, bridge: str | None = None) -> Any:
@@ -170,7 +170,7 @@ def test_finder_ignores_every_other_name() -> None:
 def test_symbol_table_matches_the_boundary_exports() -> None:
     import agents_testing.model
     import agents_testing.sandbox
-    from agents_testing.core import _bridge
+    from agents_testing.core._bridge import resolve as _bridge
 
     assert _bridge._BOUNDARY_SYMBOLS["model"] == frozenset(agents_testing.model.__all__)
     assert _bridge._BOUNDARY_SYMBOLS["sandbox"] == frozenset(agents_testing.sandbox.__all__)
@@ -178,7 +178,7 @@ def test_symbol_table_matches_the_boundary_exports() -> None:
 
 def test_start_up_names_match_the_boundary_table() -> None:
     import _agents_testing_bridge as bridge
-    from agents_testing.core import _bridge
+    from agents_testing.core._bridge import resolve as _bridge
 
     served = {name for _, names in _bridge.BOUNDARIES.values() for name in names}
     assert served == bridge.BRIDGED_NAMES
@@ -207,7 +207,7 @@ def test_finding_the_boundaries_reads_only_this_projects_entry_points(
 ) -> None:
     import importlib.metadata
 
-    from agents_testing.core import _bridge
+    from agents_testing.core._bridge import resolve as _bridge
 
     def scan_everything(**kwargs: object) -> object:
         raise AssertionError("scanned every installed distribution")

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from ._snapshot import detach
+from .detach import detach
 
 __all__ = ["SnapshotCache", "same_value"]
 

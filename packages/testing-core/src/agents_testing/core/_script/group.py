@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
-from ._script import Entry
-from ._values import safe_repr
+from .._values import safe_repr
+from .fifo import Entry
 
 __all__ = ["AnyOrder", "GroupEntry", "any_order", "build_group", "member_problem"]
 

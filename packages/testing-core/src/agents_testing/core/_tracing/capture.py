@@ -13,8 +13,8 @@ import json
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from ._errors import AgentsTestingError
-from .compat import run_loop_span_types
+from .._errors import AgentsTestingError
+from ..compat import run_loop_span_types
 
 if TYPE_CHECKING:
     from agents.tracing import Span, Trace
@@ -59,10 +59,10 @@ class CapturedTraces:
                 "This trace capture is already active; leave it before entering it again, "
                 "or use a new capture_traces()."
             )
-        from ._trace_collector import TraceCollector
-        from .compat import install_trace_provider
+        from ..compat import install_trace_provider
+        from .collector import TraceCollector
 
-        self._previous = install_trace_provider([TraceCollector(self)])
+        self._previous = install_trace_provider([TraceCollector(self.traces, self.spans)])
         self._active = True
         return self
 
@@ -72,7 +72,7 @@ class CapturedTraces:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        from .compat import restore_trace_provider
+        from ..compat import restore_trace_provider
 
         if self._active:
             self._active = False

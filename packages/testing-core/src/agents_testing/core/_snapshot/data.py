@@ -29,7 +29,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
-from ._errors import UnsnapshottableValue
+from .._errors import UnsnapshottableValue
 
 __all__ = ["SNAPSHOT_METHOD", "SupportsSnapshot", "to_snapshot"]
 
@@ -271,7 +271,7 @@ class _Converter:
 
 @functools.lru_cache(maxsize=1)
 def _volatile_text() -> tuple[tuple[str, re.Pattern[str], str], ...]:
-    from .compat import volatile_text_patterns
+    from ..compat import volatile_text_patterns
 
     return tuple(
         (marker, re.compile(pattern), kind) for marker, pattern, kind in volatile_text_patterns()
@@ -284,7 +284,7 @@ def _run_result_data(value: object, path: str) -> dict[str, Any] | None:
     base = getattr(result_module, "RunResultBase", None)
     if base is None or not isinstance(value, base):
         return None  # no run result can exist before the SDK's result module is loaded
-    from ._run_snapshot import run_result_data
+    from .run import run_result_data
 
     return run_result_data(value, path)
 
@@ -352,7 +352,7 @@ def _type_name(value: object) -> str:
 
 
 def _brief(value: object) -> str:
-    from ._values import safe_repr
+    from .._values import safe_repr
 
     return safe_repr(value, 60)
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._cassette import CassetteError
+from .file import CassetteError
 
 __all__ = [
     "CassetteSecretError",

@@ -23,8 +23,8 @@ from typing import Any, TypeVar, get_args, get_origin
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
-from ._errors import UncopyableValue
-from ._values import safe_repr
+from .._errors import UncopyableValue
+from .._values import safe_repr
 
 __all__ = ["detach", "readonly"]
 

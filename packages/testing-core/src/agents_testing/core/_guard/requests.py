@@ -19,8 +19,8 @@ from collections.abc import AsyncIterator, Callable
 from types import TracebackType
 from typing import Any
 
-from ._errors import ModelRequestBlocked
-from .compat import (
+from .._errors import ModelRequestBlocked
+from ..compat import (
     flush_default_trace_processor,
     provider_client_factories,
     provider_model_methods,

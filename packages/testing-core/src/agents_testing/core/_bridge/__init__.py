@@ -1,0 +1,1 @@
+"""How the import bridge resolves a bridged name; loaded on the first such import."""

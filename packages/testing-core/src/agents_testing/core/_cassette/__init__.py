@@ -1,0 +1,1 @@
+"""The cassette file shared by the model and sandbox boundaries: format, diffs and secrets."""

@@ -1,0 +1,1 @@
+"""Detached snapshots of call data, so recorded history never changes afterwards."""

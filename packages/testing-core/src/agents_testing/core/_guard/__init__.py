@@ -1,0 +1,1 @@
+"""The guard that keeps real SDK models from reaching their providers during a test."""

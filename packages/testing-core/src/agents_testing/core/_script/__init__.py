@@ -1,0 +1,1 @@
+"""The strict FIFO step script every double consumes, and its unordered groups."""

@@ -1,0 +1,1 @@
+"""Plain, stable snapshot data of runs, calls and traces, for snapshot tests."""

@@ -1,0 +1,1 @@
+"""Capturing the SDK's traces and spans in memory, uploading nothing."""
