@@ -13,10 +13,10 @@ if TYPE_CHECKING:
     from agents_testing.core import CapturedTraces, any_order, capture_traces, to_snapshot
 
     from ._call import InputMessage, ModelCall
-    from ._cassette import ModelCassette
-    from ._cassette_outcome import ReplayedModelError
-    from ._cassette_recorder import RecordingModel, RecordingModelProvider
-    from ._cassette_replay import CassetteModel, CassetteModelProvider, ModelRequestMismatch
+    from ._cassette.cassette import ModelCassette
+    from ._cassette.outcome import ReplayedModelError
+    from ._cassette.recorder import RecordingModel, RecordingModelProvider
+    from ._cassette.replay import CassetteModel, CassetteModelProvider, ModelRequestMismatch
     from ._errors import (
         InvalidModelArgument,
         InvalidModelStep,
@@ -30,13 +30,13 @@ if TYPE_CHECKING:
         UnscriptedModelCall,
     )
     from ._factory import ScriptedModelFactory
-    from ._items_calls import (
+    from ._items.calls import (
         custom_tool_call,
         function_call,
         handoff_call,
         tool_search_call,
     )
-    from ._items_hosted import (
+    from ._items.hosted import (
         code_interpreter_call,
         file_search_call,
         image_generation_call,
@@ -45,30 +45,28 @@ if TYPE_CHECKING:
         mcp_list_tools,
         web_search_call,
     )
-    from ._items_local import (
+    from ._items.local import (
         apply_patch_call,
         computer_call,
         local_shell_call,
         shell_call,
     )
-    from ._items_messages import (
+    from ._items.messages import (
         assistant_message,
         final_output,
         reasoning,
         refusal,
     )
-    from ._provider import RoutedModelCall, ScriptedModelProvider, ScriptedModelProviderFactory
+    from ._provider.provider import (
+        RoutedModelCall,
+        ScriptedModelProvider,
+        ScriptedModelProviderFactory,
+    )
     from ._scripted_model import ScriptedModel
     from ._step import ModelStep, ModelStepSpec
-    from ._trajectory import Trajectory, assert_trajectory
-    from ._trajectory_steps import (
-        NOT_CHECKED,
-        HandoffStep,
-        ToolCallStep,
-        TrajectoryStep,
-        handoff_to,
-        tool_call,
-    )
+    from ._trajectory.assertion import Trajectory, assert_trajectory
+    from ._trajectory.expect import handoff_to, tool_call
+    from ._trajectory.steps import NOT_CHECKED, HandoffStep, ToolCallStep, TrajectoryStep
 
 __all__ = [
     "CapturedTraces",
@@ -141,58 +139,58 @@ if not TYPE_CHECKING:
         globals(),
         {
             "CapturedTraces": "agents_testing.core",
-            "CassetteModel": "._cassette_replay",
-            "CassetteModelProvider": "._cassette_replay",
+            "CassetteModel": "._cassette.replay",
+            "CassetteModelProvider": "._cassette.replay",
             "InputMessage": "._call",
             "InvalidModelArgument": "._errors",
             "InvalidModelStep": "._errors",
             "InvalidScriptedToolCall": "._errors",
             "ModelCall": "._call",
             "ModelCallMatcherError": "._errors",
-            "ModelCassette": "._cassette",
-            "ModelRequestMismatch": "._cassette_replay",
+            "ModelCassette": "._cassette.cassette",
+            "ModelRequestMismatch": "._cassette.replay",
             "ModelScriptError": "._errors",
             "ModelStep": "._step",
             "ModelStepSpec": "._step",
-            "RecordingModel": "._cassette_recorder",
-            "RecordingModelProvider": "._cassette_recorder",
-            "ReplayedModelError": "._cassette_outcome",
+            "RecordingModel": "._cassette.recorder",
+            "RecordingModelProvider": "._cassette.recorder",
+            "ReplayedModelError": "._cassette.outcome",
             "ScriptedModel": "._scripted_model",
             "ScriptedModelFactory": "._factory",
             "UnconsumedModelSteps": "._errors",
             "UnexpectedModelCall": "._errors",
             "any_order": "agents_testing.core",
-            "assistant_message": "._items_messages",
-            "function_call": "._items_calls",
-            "final_output": "._items_messages",
-            "reasoning": "._items_messages",
-            "refusal": "._items_messages",
-            "custom_tool_call": "._items_calls",
-            "handoff_call": "._items_calls",
-            "tool_search_call": "._items_calls",
-            "code_interpreter_call": "._items_hosted",
-            "file_search_call": "._items_hosted",
-            "image_generation_call": "._items_hosted",
-            "mcp_approval_request": "._items_hosted",
-            "mcp_call": "._items_hosted",
-            "mcp_list_tools": "._items_hosted",
-            "web_search_call": "._items_hosted",
-            "apply_patch_call": "._items_local",
-            "computer_call": "._items_local",
-            "local_shell_call": "._items_local",
-            "shell_call": "._items_local",
-            "HandoffStep": "._trajectory_steps",
-            "NOT_CHECKED": "._trajectory_steps",
-            "ToolCallStep": "._trajectory_steps",
-            "Trajectory": "._trajectory",
+            "assistant_message": "._items.messages",
+            "function_call": "._items.calls",
+            "final_output": "._items.messages",
+            "reasoning": "._items.messages",
+            "refusal": "._items.messages",
+            "custom_tool_call": "._items.calls",
+            "handoff_call": "._items.calls",
+            "tool_search_call": "._items.calls",
+            "code_interpreter_call": "._items.hosted",
+            "file_search_call": "._items.hosted",
+            "image_generation_call": "._items.hosted",
+            "mcp_approval_request": "._items.hosted",
+            "mcp_call": "._items.hosted",
+            "mcp_list_tools": "._items.hosted",
+            "web_search_call": "._items.hosted",
+            "apply_patch_call": "._items.local",
+            "computer_call": "._items.local",
+            "local_shell_call": "._items.local",
+            "shell_call": "._items.local",
+            "HandoffStep": "._trajectory.steps",
+            "NOT_CHECKED": "._trajectory.steps",
+            "ToolCallStep": "._trajectory.steps",
+            "Trajectory": "._trajectory.assertion",
             "TrajectoryMismatch": "._errors",
-            "TrajectoryStep": "._trajectory_steps",
-            "assert_trajectory": "._trajectory",
-            "handoff_to": "._trajectory_steps",
-            "tool_call": "._trajectory_steps",
-            "RoutedModelCall": "._provider",
-            "ScriptedModelProvider": "._provider",
-            "ScriptedModelProviderFactory": "._provider",
+            "TrajectoryStep": "._trajectory.steps",
+            "assert_trajectory": "._trajectory.assertion",
+            "handoff_to": "._trajectory.expect",
+            "tool_call": "._trajectory.expect",
+            "RoutedModelCall": "._provider.provider",
+            "ScriptedModelProvider": "._provider.provider",
+            "ScriptedModelProviderFactory": "._provider.provider",
             "UnconsumedProviderSteps": "._errors",
             "UnscriptedModelCall": "._errors",
             "capture_traces": "agents_testing.core",

@@ -35,7 +35,7 @@ from agents_testing.core import (
 if TYPE_CHECKING:
     from ._call import ModelCall
     from ._step import ModelStep
-    from ._trajectory_steps import TrajectoryStep
+    from ._trajectory.steps import TrajectoryStep
 
 __all__ = [
     "InvalidModelArgument",

@@ -25,7 +25,6 @@ from agents_testing.core import (
 )
 
 from ._call import ModelCall
-from ._call_ids import CallIdAllocator
 from ._errors import (
     InvalidModelArgument,
     InvalidModelStep,
@@ -33,24 +32,19 @@ from ._errors import (
     UnconsumedModelSteps,
     UnexpectedModelCall,
 )
-from ._resolve import resolve_step, strict_events
-from ._step import (
-    ModelStep,
-    QueuedStep,
-    StepInput,
-    copy_step,
-    normalize_entry,
-    responder_signature_known,
-)
-from ._streaming import (
+from ._items.call_ids import CallIdAllocator
+from ._script.normalize import normalize_entry, responder_signature_known
+from ._script.resolve import resolve_step, strict_events
+from ._script.validation import ValueProblem, checked_usage, describe
+from ._step import ModelStep, QueuedStep, StepInput, copy_step
+from ._streaming.lifecycle import (
     SCRIPTED_MODEL_NAME,
     lifecycle_events,
     unstreamable_item,
 )
-from ._streaming_tools import TOOL_LIFECYCLE_TYPES
-from ._tool_check import check_stream_event, check_tool_calls
-from ._tracing import GenerationTrace, start_generation
-from ._validation import ValueProblem, checked_usage, describe
+from ._streaming.tools import TOOL_LIFECYCLE_TYPES
+from ._tool_check.check import check_stream_event, check_tool_calls
+from ._tracing.generation import GenerationTrace, start_generation
 
 if TYPE_CHECKING:
     from agents.agent_output import AgentOutputSchemaBase

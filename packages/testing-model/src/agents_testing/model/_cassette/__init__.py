@@ -1,0 +1,1 @@
+"""Cassettes: recording a real model's calls once and replaying them as a scripted model."""

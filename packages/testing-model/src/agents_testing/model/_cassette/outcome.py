@@ -1,0 +1,313 @@
+"""What a recorded model call produced, as cassette JSON and back as a :class:`ModelStep`.
+
+Output items and stream events are the ``openai.types.responses`` models the SDK
+normalizes to; they are written with ``model_dump(mode="json", exclude_unset=True)`` and
+read back by their ``type``, so a replayed item has exactly the fields the recorded one
+had (the runner turns them into the next request's input, which is compared). A provider
+error keeps its type, message, status and the retry advice the model gave for it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import sys
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from agents.items import ModelResponse, TResponseOutputItem, TResponseStreamEvent
+from agents.retry import ModelRetryAdvice, ModelRetryNormalizedError
+from agents.usage import Usage
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from agents_testing.core import compat
+from agents_testing.core.cassette import CassetteFormatError
+
+from .._step import ModelStep
+
+__all__ = [
+    "ReplayedModelError",
+    "error_json",
+    "event_json",
+    "response_json",
+    "retry_advice_json",
+    "step_from_json",
+]
+
+
+class ReplayedModelError(Exception):
+    """A recorded provider error whose original type cannot be rebuilt on replay.
+
+    ``error_type`` is the recorded ``module.QualName`` and ``message`` its text.
+    """
+
+    def __init__(self, error_type: str, message: str) -> None:
+        self.error_type = error_type
+        self.message = message
+        super().__init__(f"{error_type}: {message}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.error_type, self.message))
+
+
+def _dump(model: BaseModel) -> dict[str, Any]:
+    # exclude_unset: fields absent from the provider's payload stay absent on replay.
+    return model.model_dump(mode="json", exclude_unset=True)
+
+
+def response_json(response: ModelResponse) -> dict[str, Any]:
+    """A non-streamed response: output items, usage and response id (no request id)."""
+    return {
+        "output": [_dump(item) for item in response.output],
+        "usage": usage_json(response.usage),
+        "response_id": response.response_id,
+    }
+
+
+def event_json(event: TResponseStreamEvent) -> dict[str, Any]:
+    """One normalized stream event; the response's creation time is written as 0.
+
+    Adapters stamp ``created_at`` with the clock (Chat Completions streams use the time
+    of the call), which would make every re-record differ.
+    """
+    data = _dump(event)
+    response = data.get("response")
+    if isinstance(response, dict) and "created_at" in response:
+        data["response"] = {**response, "created_at": 0}
+    return data
+
+
+def usage_json(usage: Usage) -> dict[str, Any]:
+    return dict(_usage_adapter().dump_python(usage, mode="json"))
+
+
+def retry_advice_json(advice: ModelRetryAdvice | None) -> dict[str, Any] | None:
+    """The advice a model gave for an error, without the provider's request id."""
+    if advice is None:
+        return None
+    data: dict[str, Any] = {}
+    for field in dataclasses.fields(advice):
+        value = getattr(advice, field.name)
+        if field.name == "normalized" and value is not None:
+            explicit = getattr(value, "_explicit_fields", None)
+            if explicit is None:
+                explicit = [item.name for item in dataclasses.fields(value)]
+            names = explicit
+            value = {name: getattr(value, name) for name in sorted(names) if name != "request_id"}
+        data[field.name] = value
+    return data
+
+
+def error_json(error: BaseException) -> dict[str, Any]:
+    """A provider error: its type, message, HTTP status and body when it has them."""
+    kind = type(error)
+    data: dict[str, Any] = {
+        "type": f"{kind.__module__}.{kind.__qualname__}",
+        "message": _error_message(error),
+    }
+    status = getattr(error, "status_code", None)
+    if isinstance(status, int):
+        data["status_code"] = status
+    body = getattr(error, "body", None)
+    if isinstance(body, (dict, list, str)):
+        data["body"] = body
+    return data
+
+
+def _error_message(error: BaseException) -> str:
+    message = getattr(error, "message", None)
+    return message if isinstance(message, str) else str(error)
+
+
+# -- reading back ---------------------------------------------------------------------
+
+
+def _members(union: Any) -> list[type[BaseModel]]:
+    found: list[type[BaseModel]] = []
+
+    def walk(kind: Any) -> None:
+        origin = typing.get_origin(kind)
+        if origin is typing.Annotated:
+            walk(typing.get_args(kind)[0])
+        elif origin is typing.Union or origin is types.UnionType:
+            for member in typing.get_args(kind):
+                walk(member)
+        elif isinstance(kind, type) and issubclass(kind, BaseModel):
+            found.append(kind)
+
+    walk(union)
+    return found
+
+
+@functools.cache
+def _by_type(union_name: str) -> dict[str, type[BaseModel]]:
+    union = TResponseOutputItem if union_name == "item" else TResponseStreamEvent
+    table: dict[str, type[BaseModel]] = {}
+    for member in _members(union):
+        field = member.model_fields.get("type")
+        literal = typing.get_args(field.annotation) if field is not None else ()
+        if literal and isinstance(literal[0], str):
+            table.setdefault(literal[0], member)
+    return table
+
+
+@functools.cache
+def _usage_adapter() -> TypeAdapter[Usage]:
+    return TypeAdapter(Usage)
+
+
+def _model(data: object, union_name: str, where: str, path: str | None) -> Any:
+    kind = data.get("type") if isinstance(data, dict) else None
+    model = _by_type(union_name).get(kind) if isinstance(kind, str) else None
+    noun = "output item" if union_name == "item" else "stream event"
+    if model is None:
+        raise CassetteFormatError(
+            path,
+            f"{where} is not a {noun} the installed SDK knows (type {kind!r}); re-record "
+            f"the cassette with this SDK, or upgrade it.",
+        )
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        problem = error.errors()[:1]
+    # The openai client builds these models without validation, so a provider payload may
+    # lack a field the installed types call required; build it the same lenient way.
+    construct = getattr(model, "construct", None)
+    if callable(construct):
+        try:
+            return construct(**data)  # type: ignore[arg-type]
+        except Exception:
+            pass
+    raise CassetteFormatError(path, f"{where} is not a valid {kind!r} {noun}: {problem}")
+
+
+def _usage(data: object, where: str, path: str | None) -> Usage:
+    try:
+        return _usage_adapter().validate_python(data)
+    except ValidationError as error:
+        detail = f"{where} is not a valid usage: {error.errors()[:1]}"
+        raise CassetteFormatError(path, detail) from None
+
+
+def _advice(data: object, where: str, path: str | None) -> ModelRetryAdvice | None:
+    if data is None:
+        return None
+    if not isinstance(data, Mapping):
+        raise CassetteFormatError(path, f"{where} must be an object or null.")
+    values = dict(data)
+    normalized = values.pop("normalized", None)
+    try:
+        advice = ModelRetryAdvice(**values)
+        if isinstance(normalized, Mapping):
+            advice.normalized = ModelRetryNormalizedError(**normalized)
+    except TypeError as error:
+        raise CassetteFormatError(path, f"{where} is not a valid retry advice ({error}).") from None
+    return advice
+
+
+def _error(data: Mapping[str, Any], where: str, path: str | None) -> Exception:
+    name = data.get("type")
+    message = data.get("message")
+    if not isinstance(name, str) or not isinstance(message, str):
+        raise CassetteFormatError(path, f"{where} needs a 'type' and a 'message' string.")
+    kind = _known_type(name)
+    if kind is not None:
+        rebuilt = _rebuild(kind, message, data)
+        if rebuilt is not None:
+            return rebuilt
+    return ReplayedModelError(name, message)
+
+
+def _known_type(name: str) -> type | None:
+    # Only types whose module is already imported: loading a cassette never imports code.
+    module_name, _, qualname = name.rpartition(".")
+    while module_name:
+        module = sys.modules.get(module_name)
+        if module is not None:
+            found: Any = module
+            for part in qualname.split("."):
+                found = getattr(found, part, None)
+            # Only Exception kinds: a scripted step may not raise other BaseExceptions.
+            return found if isinstance(found, type) and issubclass(found, Exception) else None
+        module_name, _, head = module_name.rpartition(".")
+        qualname = f"{head}.{qualname}"
+    return None
+
+
+def _rebuild(kind: Any, message: str, data: Mapping[str, Any]) -> Exception | None:
+    import openai
+
+    http = compat.openai_http_module()
+    request = http.Request("POST", "https://replay.invalid/v1")
+    try:
+        if issubclass(kind, openai.APIStatusError):
+            status = data.get("status_code")
+            response = http.Response(status if isinstance(status, int) else 500, request=request)
+            rebuilt = kind(message, response=response, body=data.get("body"))
+        elif issubclass(kind, openai.APITimeoutError):
+            rebuilt = kind(request=request)
+        elif issubclass(kind, openai.APIConnectionError):
+            rebuilt = kind(message=message, request=request)
+        else:
+            rebuilt = kind(message)
+    except Exception:
+        return None
+    return rebuilt if isinstance(rebuilt, Exception) else None
+
+
+def step_from_json(call: Mapping[str, Any], index: int, path: str | None) -> ModelStep:
+    """The :class:`ModelStep` that answers like recorded call ``index`` did."""
+    where = f"call {index + 1}"
+    if "error" in call:
+        error = call["error"]
+        if not isinstance(error, Mapping):
+            raise CassetteFormatError(path, f"{where}: 'error' must be an object.")
+        return ModelStep.raise_error(
+            _error(error, f"{where} error", path),
+            retry_advice=_advice(error.get("retry_advice"), f"{where} retry advice", path),
+        )
+    if "stream" in call:
+        events_data = call["stream"]
+        if not isinstance(events_data, list):
+            raise CassetteFormatError(path, f"{where}: 'stream' must be a list of events.")
+        events = [
+            _model(event, "event", f"{where} stream event {position + 1}", path)
+            for position, event in enumerate(events_data)
+        ]
+        output, usage, response_id = _completed(events)
+        return ModelStep.stream(events, output=output, usage=usage, response_id=response_id)
+    response = call.get("response")
+    if not isinstance(response, Mapping):
+        raise CassetteFormatError(path, f"{where} has no 'response', 'stream' or 'error'.")
+    output_data = response.get("output")
+    if not isinstance(output_data, list):
+        raise CassetteFormatError(path, f"{where}: response 'output' must be a list.")
+    output = [
+        _model(item, "item", f"{where} output item {position + 1}", path)
+        for position, item in enumerate(output_data)
+    ]
+    response_id = response.get("response_id")
+    return ModelStep(
+        output=output,
+        usage=_usage(response.get("usage"), f"{where} usage", path),
+        response_id=response_id if isinstance(response_id, str) else None,
+    )
+
+
+def _completed(events: Sequence[Any]) -> tuple[list[Any], Usage | None, str | None]:
+    """What a non-streamed call of a streamed recording returns: the completed response."""
+    for event in reversed(events):
+        if getattr(event, "type", None) == "response.completed":
+            response = event.response
+            usage = None
+            if response.usage is not None:
+                usage = Usage(
+                    requests=1,
+                    input_tokens=response.usage.input_tokens,
+                    output_tokens=response.usage.output_tokens,
+                    total_tokens=response.usage.total_tokens,
+                )
+            return list(response.output), usage, response.id
+    return [], None, None

@@ -1,0 +1,1 @@
+"""Builders of the output items a scripted step returns, and the automatic call ids they get."""

@@ -1,0 +1,352 @@
+"""Validating every accepted step form into one queued :class:`ModelStep`.
+
+A malformed step raises :class:`InvalidModelStep` when it is queued, naming the step,
+so it fails where the test wrote it rather than in the middle of a run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from agents.items import ModelResponse
+from agents.retry import ModelRetryAdvice
+
+from agents_testing.core import (
+    AnyOrder,
+    GroupEntry,
+    build_group,
+    detach,
+    exception_problem,
+    member_problem,
+    safe_repr,
+)
+
+from .._errors import InvalidModelStep
+from .._items.common import AUTO_CALL_ID
+from .._step import SPEC_KEYS, ModelStep, QueuedStep
+from .validation import (
+    STREAM_EVENT_CLASSES,
+    ValueProblem,
+    checked_json,
+    checked_output_item,
+    checked_usage,
+    describe,
+)
+
+__all__ = [
+    "check_stream_event",
+    "matcher_problem",
+    "normalize_entry",
+    "normalize_step",
+    "responder_problem",
+    "responder_signature_known",
+]
+
+
+def normalize_step(value: object, index: int) -> QueuedStep:
+    """Validate one step in any accepted form; raise :class:`InvalidModelStep` if malformed.
+
+    The result is a snapshot: nothing in it is shared with the objects the test holds,
+    apart from callables and the exception to raise.
+    """
+    if isinstance(value, ModelStep):
+        return QueuedStep(_validated(value, index), index)
+    if isinstance(value, AnyOrder):
+        # Reached from a responder: groups are positions of the script, not answers.
+        raise InvalidModelStep(
+            "invalid_group",
+            index,
+            "a responder returned an any_order() group; a responder answers one call, so "
+            "return one step form, and put groups in the script itself.",
+        )
+    if isinstance(value, ModelResponse):
+        step = ModelStep(
+            output=value.output,
+            usage=value.usage,
+            response_id=value.response_id,
+            request_id=getattr(value, "request_id", None),
+            raw_usage=getattr(value, "raw_usage", None),
+        )
+        return QueuedStep(_validated(step, index), index)
+    if isinstance(value, BaseException):
+        return QueuedStep(_validated(ModelStep(error=value), index), index)  # type: ignore[arg-type]
+    if isinstance(value, Mapping):
+        unknown = [key for key in value if key not in SPEC_KEYS]
+        if unknown:
+            raise InvalidModelStep(
+                "unsupported_field",
+                index,
+                f"unknown key(s) {', '.join(safe_repr(key, 40) for key in unknown)}; a step "
+                f"dict may only use {', '.join(sorted(SPEC_KEYS))}.",
+            )
+        return QueuedStep(_validated(ModelStep(**value), index), index)
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray)):
+        return QueuedStep(_validated(ModelStep(output=value), index), index, auto_id=True)
+    if isinstance(value, type) and issubclass(value, BaseException):
+        raise InvalidModelStep(
+            "invalid_error",
+            index,
+            f"got the exception class {value.__name__}; pass an instance such as "
+            f"{value.__name__}('...').",
+        )
+    raise InvalidModelStep(
+        "invalid_input",
+        index,
+        f"got {describe(value)}; a step is a ModelStep, a step dict, a ModelResponse, "
+        f"a sequence of output items (e.g. [assistant_message('...')]) or an exception.",
+    )
+
+
+def normalize_entry(value: object, index: int) -> QueuedStep | GroupEntry[QueuedStep]:
+    """Validate one script position: a step in any accepted form, or an ``any_order`` group.
+
+    Every member of a group is validated as a step; errors name the group's index and the
+    member (counted from 1) in their detail.
+    """
+    if not isinstance(value, AnyOrder):
+        return normalize_step(value, index)
+
+    def member(position: int, step: object) -> QueuedStep:
+        try:
+            return normalize_step(step, index)
+        except InvalidModelStep as error:
+            raise InvalidModelStep(
+                error.reason, index, member_problem(position, error.detail)
+            ) from None
+
+    entry = build_group(value, member)
+    if isinstance(entry, str):
+        raise InvalidModelStep("invalid_group", index, entry)
+    return entry
+
+
+def _validated(step: ModelStep, index: int) -> ModelStep:
+    try:
+        return _checked(step, index)
+    except ValueProblem as problem:
+        raise InvalidModelStep("invalid_input", index, str(problem)) from None
+
+
+def _checked(step: ModelStep, index: int) -> ModelStep:
+    output = _output_items(step.output, index)
+    usage = None if step.usage is None else checked_usage(step.usage, "usage")
+    _check_optional(step.response_id, str, "response_id", index)
+    _check_optional(step.request_id, str, "request_id", index)
+    raw_usage = None
+    if step.raw_usage is not None:
+        if not isinstance(step.raw_usage, Mapping):
+            raise ValueProblem(
+                f"raw_usage must be a mapping or None, got {describe(step.raw_usage)}."
+            )
+        raw_usage = checked_json(step.raw_usage, "raw_usage")
+    if step.error is not None:
+        _check_error(step.error, index)
+    if step.responder is not None:
+        problem = responder_problem(step.responder)
+        if problem is not None:
+            raise InvalidModelStep("invalid_responder", index, problem)
+    if step.match is not None:
+        problem = matcher_problem(step.match)
+        if problem is not None:
+            raise InvalidModelStep("invalid_matcher", index, problem)
+    events = _stream_events(step.stream_events, index)
+    if step.retry_advice is not None:
+        if not isinstance(step.retry_advice, ModelRetryAdvice):
+            raise InvalidModelStep(
+                "invalid_retry_advice",
+                index,
+                f"retry_advice must be an agents.ModelRetryAdvice, got "
+                f"{describe(step.retry_advice)}.",
+            )
+        if step.error is None:
+            raise InvalidModelStep(
+                "invalid_retry_advice",
+                index,
+                "retry_advice applies only to a scripted error; use "
+                "ModelStep.raise_error(error, retry_advice=...).",
+            )
+    _check_conflicts(step, index)
+    return dataclasses.replace(
+        step,
+        output=output,
+        usage=usage,
+        raw_usage=raw_usage,
+        stream_events=events,
+        retry_advice=None if step.retry_advice is None else detach(step.retry_advice),
+    )
+
+
+def _check_error(error: object, index: int) -> None:
+    if isinstance(error, type) and issubclass(error, BaseException):
+        raise InvalidModelStep(
+            "invalid_error",
+            index,
+            f"error is the exception class {error.__name__}; pass an instance such as "
+            f"{error.__name__}('...').",
+        )
+    # A BaseException that is not an Exception (KeyboardInterrupt, SystemExit,
+    # CancelledError, GeneratorExit, ...) would escape the runner's error handling and
+    # can leave a streamed run waiting forever, so it cannot be scripted.
+    problem = exception_problem(error)
+    if problem is not None:
+        raise InvalidModelStep("invalid_error", index, f"error: {problem}.")
+
+
+def responder_problem(responder: object, what: str = "responder") -> str | None:
+    """Why ``responder`` cannot be called with one ``ModelCall``, when that can be told now."""
+    if not callable(responder):
+        return (
+            f"{what} must be a sync or async callable taking the ModelCall, "
+            f"got {describe(responder)}."
+        )
+    if isinstance(responder, type) and issubclass(responder, BaseException):
+        return (
+            f"{what} is the exception class {responder.__name__}; to fail the call use "
+            f"ModelStep.raise_error({responder.__name__}('...')), or return an exception "
+            f"from a responder function."
+        )
+    signature = _signature(responder)
+    if signature is None:
+        return None
+    try:
+        signature.bind(None)
+    except TypeError:
+        name = getattr(responder, "__qualname__", None) or type(responder).__name__
+        return (
+            f"{what} {safe_repr(name, 60)}{safe_repr(str(signature), 80)} cannot be "
+            f"called with the ModelCall as its only argument."
+        )
+    return None
+
+
+def matcher_problem(match: object) -> str | None:
+    """Why ``match`` cannot judge a ``ModelCall`` at once, when that can be told now."""
+    if isinstance(match, type):
+        return f"match must be a function taking the ModelCall, not the class {match.__name__}."
+    if not callable(match):
+        return f"match must be a callable taking the ModelCall, got {describe(match)}."
+    if (
+        inspect.iscoroutinefunction(match)
+        or inspect.isgeneratorfunction(match)
+        or inspect.isasyncgenfunction(match)
+    ):
+        return (
+            "match must be a plain (not async, not generator) callable taking the ModelCall: "
+            "it answers before the call is taken, so that concurrent calls keep their order."
+        )
+    signature = _signature(match)
+    if signature is None:
+        return None
+    try:
+        signature.bind(None)
+    except TypeError:
+        name = getattr(match, "__qualname__", None) or type(match).__name__
+        return (
+            f"match {safe_repr(name, 60)}{safe_repr(str(signature), 80)} cannot be called "
+            f"with the ModelCall as its only argument."
+        )
+    return None
+
+
+def responder_signature_known(responder: object) -> bool:
+    """Whether the responder's parameters could be checked when its step was queued."""
+    return _signature(responder) is not None
+
+
+def _signature(value: object) -> inspect.Signature | None:
+    try:
+        return inspect.signature(value)  # type: ignore[arg-type]
+    except Exception:
+        # Builtins and some C callables have no signature: checked when called instead.
+        return None
+
+
+def _output_items(output: object, index: int) -> tuple[Any, ...]:
+    if not isinstance(output, Sequence) or isinstance(output, (str, bytes, bytearray)):
+        raise ValueProblem(f"output must be a sequence of output items, got {describe(output)}.")
+    return tuple(
+        checked_output_item(item, f"output item {position + 1}")
+        for position, item in enumerate(output)
+    )
+
+
+def _stream_events(events: object, index: int) -> Any:
+    if events is None:
+        return None
+    if callable(events):
+        problem = responder_problem(events, "stream_events factory")
+        if problem is not None:
+            raise InvalidModelStep("invalid_stream_events", index, problem)
+        return events
+    if not isinstance(events, Sequence) or isinstance(events, (str, bytes, bytearray)):
+        raise InvalidModelStep(
+            "invalid_stream_events",
+            index,
+            f"stream_events must be a sequence of normalized stream events or an async "
+            f"factory taking the ModelCall, got {describe(events)}.",
+        )
+    for position, event in enumerate(events):
+        check_stream_event(event, position, index)
+    # Frozen: the queued events are private copies, never the test's own objects.
+    return tuple(event.model_copy(deep=True) for event in events)
+
+
+def check_stream_event(event: object, position: int, index: int) -> None:
+    """Raise ``invalid_stream_events`` unless ``event`` is a normalized stream event
+    (and holds no call whose id is still to be assigned)."""
+    if not isinstance(event, STREAM_EVENT_CLASSES):
+        raise InvalidModelStep(
+            "invalid_stream_events",
+            index,
+            f"stream event {position + 1} is {describe(event)}; strict streams hold the "
+            f"SDK's normalized TResponseStreamEvent models (openai.types.responses), not "
+            f"output items, wire chunks or dicts.",
+        )
+    # Exact events are sent as written, so an id still to be assigned would reach the
+    # runner as the placeholder.
+    item = getattr(event, "item", None)
+    if getattr(item, "call_id", None) == AUTO_CALL_ID:
+        raise InvalidModelStep(
+            "invalid_stream_events",
+            index,
+            f"stream event {position + 1} carries a call built without call_id; "
+            f"ModelStep.stream sends its events exactly as written, so give the call an "
+            f"explicit call_id.",
+        )
+
+
+def _check_optional(value: object, kind: Any, field: str, index: int) -> None:
+    if value is not None and not isinstance(value, kind):
+        expected = getattr(kind, "__name__", str(kind))
+        raise ValueProblem(f"{field} must be {expected} or None, got {describe(value)}.")
+
+
+def _check_conflicts(step: ModelStep, index: int) -> None:
+    response_fields = [
+        name
+        for name in ("output", "usage", "response_id", "request_id", "raw_usage")
+        if getattr(step, name) not in (None, ())
+    ]
+    if step.error is not None:
+        others = response_fields + [
+            name for name in ("responder", "stream_events") if getattr(step, name) is not None
+        ]
+        if others:
+            raise InvalidModelStep(
+                "conflicting_outcomes",
+                index,
+                f"error cannot be combined with {', '.join(others)}: a call either fails "
+                f"or responds.",
+            )
+    if step.responder is not None:
+        others = response_fields + (["stream_events"] if step.stream_events is not None else [])
+        if others:
+            raise InvalidModelStep(
+                "conflicting_outcomes",
+                index,
+                f"responder cannot be combined with {', '.join(others)}: the responder's "
+                f"return value is the whole outcome.",
+            )

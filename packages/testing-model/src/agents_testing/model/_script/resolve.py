@@ -1,0 +1,155 @@
+"""Turning a queued step into its outcome at call time: responders and strict streams.
+
+Responders may answer with another responder step (or an awaitable of one); they are
+followed to a bounded depth. Strict stream factories run with the generation span
+current only while they are advanced, and the stream they return is closed with ours.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import AsyncGenerator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from agents.items import TResponseStreamEvent
+
+from .._errors import InvalidModelStep
+from .._step import ModelStep, QueuedStep
+from .._tracing.generation import GenerationTrace, error_message
+from .normalize import check_stream_event, normalize_step
+from .normalize import responder_signature_known as _signature_known
+from .validation import describe
+
+if TYPE_CHECKING:
+    from .._call import ModelCall
+
+__all__ = ["MAX_RESPONDER_DEPTH", "resolve_step", "strict_events"]
+
+MAX_RESPONDER_DEPTH = 32
+"""How many responder steps (and awaitables) one call may follow before giving up."""
+
+
+async def resolve_step(call: ModelCall, queued: QueuedStep) -> tuple[ModelStep, bool]:
+    """The step that answers ``call`` and whether it gets a deterministic response id."""
+    step, auto_id = queued.step, queued.auto_id
+    index = queued.input_index
+    depth = 0
+    while step.responder is not None:
+        depth += 1
+        if depth > MAX_RESPONDER_DEPTH:
+            raise InvalidModelStep(
+                "invalid_responder",
+                index,
+                f"the responder kept returning responder steps ({MAX_RESPONDER_DEPTH} "
+                f"levels); return a response form (output items, a step dict, a ModelStep, "
+                f"a ModelResponse or an exception).",
+            )
+        result = await _call_responder(step.responder, call, index)
+        resolved = normalize_step(result, index)
+        step, auto_id = resolved.step, resolved.auto_id
+    return step, auto_id
+
+
+async def _call_responder(responder: Any, call: ModelCall, index: int) -> Any:
+    try:
+        result = responder(call)
+    except TypeError as error:
+        if _signature_known(responder):
+            raise  # the responder's own error, from inside it
+        raise InvalidModelStep(
+            "invalid_responder",
+            index,
+            f"calling the responder with the ModelCall failed ({error_message(error)}); "
+            f"a responder takes the ModelCall as its only argument.",
+        ) from error
+    for _ in range(MAX_RESPONDER_DEPTH):
+        if not inspect.isawaitable(result):
+            return result
+        result = await result
+    raise InvalidModelStep(
+        "invalid_responder",
+        index,
+        "the responder returned awaitables nested too deeply; await them in the responder.",
+    )
+
+
+async def strict_events(
+    step: ModelStep, call: ModelCall, index: int, trace: GenerationTrace
+) -> AsyncGenerator[TResponseStreamEvent, None]:
+    """The exact events of a ``ModelStep.stream`` step, checked as they come."""
+    events: Any = step.stream_events
+    if not callable(events):
+        for event in events:
+            yield event
+        return
+    with trace.current():
+        produced = _call_factory(events, call, index)
+    if inspect.isawaitable(produced):
+        with trace.current():
+            produced = await produced
+        if not isinstance(produced, Sequence) or isinstance(produced, (str, bytes)):
+            raise InvalidModelStep(
+                "invalid_stream_events",
+                index,
+                f"the stream_events factory returned {describe(produced)}; it must be an "
+                f"async generator of events or an async function returning a sequence of them.",
+            )
+        for position, event in enumerate(produced):
+            check_stream_event(event, position, index)
+            yield event
+        return
+    if not hasattr(produced, "__aiter__"):
+        raise InvalidModelStep(
+            "invalid_stream_events",
+            index,
+            f"the stream_events factory returned {describe(produced)}; it must be an "
+            f"async generator of events or an async function returning a sequence of them.",
+        )
+    with trace.current():
+        iterator = produced.__aiter__()
+    try:
+        position = 0
+        while True:
+            with trace.current():
+                try:
+                    event = await iterator.__anext__()
+                except StopAsyncIteration:
+                    break
+            check_stream_event(event, position, index)
+            position += 1
+            yield event
+    except BaseException as error:
+        # Ours is closing early (the consumer closed it, the task was cancelled, the
+        # factory failed): close theirs too, but what ended ours is what propagates.
+        await _close(iterator, trace, keep=error)
+        raise
+    await _close(iterator, trace, keep=None)
+
+
+def _call_factory(factory: Any, call: ModelCall, index: int) -> Any:
+    try:
+        return factory(call)
+    except TypeError as error:
+        if _signature_known(factory):
+            raise
+        raise InvalidModelStep(
+            "invalid_stream_events",
+            index,
+            f"calling the stream_events factory with the ModelCall failed "
+            f"({error_message(error)}).",
+        ) from error
+
+
+async def _close(iterator: Any, trace: GenerationTrace, *, keep: BaseException | None) -> None:
+    close = getattr(iterator, "aclose", None)
+    if close is None:
+        return
+    try:
+        with trace.current():
+            await close()
+    except BaseException as failure:
+        if keep is None or isinstance(failure, (KeyboardInterrupt, SystemExit)):
+            raise  # after exhaustion a failing close is the stream's own error
+        # Cancellation, an early close or the factory's own error stays what propagates;
+        # the failed close is still visible on the generation span.
+        trace.record_error(failure)

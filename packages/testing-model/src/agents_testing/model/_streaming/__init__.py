@@ -1,0 +1,1 @@
+"""The automatic streaming lifecycle that serves an ordinary step to a streamed run."""

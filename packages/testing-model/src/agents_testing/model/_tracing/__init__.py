@@ -1,0 +1,1 @@
+"""The optional generation spans a scripted model opens, like a real model's."""
