@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from agents_testing.core import any_order, to_snapshot
 
     from ._call import SandboxCall
-    from ._cassette import ReplayedSandboxError, SandboxCallMismatch, SandboxCassette
+    from ._cassette.cassette import ReplayedSandboxError, SandboxCallMismatch, SandboxCassette
     from ._errors import (
         InvalidSandboxArgument,
         InvalidSandboxStep,
@@ -58,11 +58,11 @@ if not TYPE_CHECKING:
         {
             "InvalidSandboxArgument": "._errors",
             "InvalidSandboxStep": "._errors",
-            "ReplayedSandboxError": "._cassette",
+            "ReplayedSandboxError": "._cassette.cassette",
             "SandboxCall": "._call",
             "SandboxCallMatcherError": "._errors",
-            "SandboxCallMismatch": "._cassette",
-            "SandboxCassette": "._cassette",
+            "SandboxCallMismatch": "._cassette.cassette",
+            "SandboxCassette": "._cassette.cassette",
             "SandboxMethodUnavailable": "._errors",
             "SandboxScriptError": "._errors",
             "SandboxStepSpec": "._steps",

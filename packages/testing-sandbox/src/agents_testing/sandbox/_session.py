@@ -27,7 +27,7 @@ from agents.sandbox.types import ExecResult, User
 
 from agents_testing.core import AnyOrder, StepScript
 
-from ._call import SandboxCall, copy_call, record_call
+from ._call import SandboxCall
 from ._errors import (
     InvalidSandboxArgument,
     InvalidSandboxStep,
@@ -37,8 +37,10 @@ from ._errors import (
     UnexpectedSandboxCall,
 )
 from ._offered import Offered, needs, never, scripted
-from ._results import coerce_responded, fresh_result
-from ._steps import PTY_METHODS, SandboxStepSpec, Step, build_steps
+from ._script.build import build_steps
+from ._snapshots.recording import copy_call, record_call
+from ._snapshots.results import coerce_responded, fresh_result
+from ._steps import PTY_METHODS, SandboxStepSpec, Step
 
 __all__ = ["ScriptedSandboxSession", "scripted_sandbox_session"]
 

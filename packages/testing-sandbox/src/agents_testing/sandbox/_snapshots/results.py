@@ -18,7 +18,7 @@ from agents.sandbox.types import ExecResult
 
 from agents_testing.core import detach
 
-from ._streams import SUPPORTED_STREAMS, StreamSnapshot, snapshot_stream, stream_problem
+from .streams import SUPPORTED_STREAMS, StreamSnapshot, snapshot_stream, stream_problem
 
 __all__ = [
     "VOID_METHODS",

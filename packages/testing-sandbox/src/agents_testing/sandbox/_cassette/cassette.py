@@ -42,10 +42,10 @@ from agents_testing.core.cassette import (
     write_cassette,
 )
 
-from ._call import SandboxCall
-from ._errors import SandboxScriptError
-from ._session import ScriptedSandboxSession, scripted_sandbox_session
-from ._steps import scriptable_methods
+from .._call import SandboxCall
+from .._errors import SandboxScriptError
+from .._session import ScriptedSandboxSession, scripted_sandbox_session
+from .._steps import scriptable_methods
 
 __all__ = ["ReplayedSandboxError", "SandboxCallMismatch", "SandboxCassette"]
 

@@ -1,0 +1,1 @@
+"""Sandbox cassettes: recording a real session's calls once and replaying them."""

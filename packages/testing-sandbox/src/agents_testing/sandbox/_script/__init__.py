@@ -1,0 +1,1 @@
+"""Building a sandbox script: steps checked and their static results snapshotted."""

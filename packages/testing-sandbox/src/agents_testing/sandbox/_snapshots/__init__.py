@@ -1,0 +1,1 @@
+"""Detached copies of what crosses the session: call arguments, results and streams."""
