@@ -8,7 +8,7 @@ from typing import Any
 from agents.realtime.model import RealtimePlaybackTracker
 
 from ._errors import RealtimeScriptError
-from ._events import detach_settings, record_copy
+from ._events.detach import detach_settings, record_copy
 
 __all__ = ["RealtimeConnectCall", "detached_call", "record_connect", "strip_url"]
 

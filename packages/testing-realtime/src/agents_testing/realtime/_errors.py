@@ -7,7 +7,7 @@ messages count sends and steps from 1.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from agents_testing.core import (
     AgentsTestingError,
@@ -17,9 +17,6 @@ from agents_testing.core import (
     ordinal,
     safe_repr,
 )
-
-if TYPE_CHECKING:
-    from ._step import RealtimeStep
 
 __all__ = [
     "InvalidRealtimeStep",
@@ -164,9 +161,11 @@ class UnconsumedRealtimeSteps(RealtimeScriptError, UnconsumedStepsError):
     """
 
     remaining_steps: int
-    pending_steps: tuple[RealtimeStep, ...]
+    # RealtimeStep objects: typed loosely so that errors need not import the steps, whose
+    # construction raises these errors.
+    pending_steps: tuple[Any, ...]
 
-    def __init__(self, pending_steps: tuple[RealtimeStep, ...]) -> None:
+    def __init__(self, pending_steps: tuple[Any, ...]) -> None:
         self._set_pending_steps(pending_steps)
         expects = ", ".join(safe_repr(step.expect, 80) for step in pending_steps[:5])
         if len(pending_steps) > 5:

@@ -19,7 +19,7 @@ from ._errors import (
     UnconsumedRealtimeSteps,
     UnexpectedRealtimeSend,
 )
-from ._events import detach_model_event, detach_send_event, record_copy
+from ._events.detach import detach_model_event, detach_send_event, record_copy
 from ._step import RealtimeStep, validate_error, validate_events
 
 __all__ = ["ScriptedRealtimeModel"]

@@ -14,8 +14,8 @@ from agents.realtime.model_inputs import RealtimeModelSendEvent
 from agents_testing.core import exception_problem, safe_repr
 
 from ._errors import InvalidRealtimeStep
-from ._events import SEND_EVENT_TYPES, detach_model_event, detach_send_event, is_model_event
-from ._fields import field_problem
+from ._events.detach import SEND_EVENT_TYPES, detach_model_event, detach_send_event, is_model_event
+from ._events.fields import field_problem
 
 __all__ = ["RealtimeExpectation", "RealtimeStep", "validate_error", "validate_events"]
 

@@ -18,7 +18,7 @@ from agents.realtime.model_inputs import RealtimeModelSendEvent
 
 from agents_testing.core import AgentsTestingError, detach
 
-from ._errors import RealtimeScriptError
+from .._errors import RealtimeScriptError
 
 __all__ = [
     "MODEL_EVENT_TYPES",

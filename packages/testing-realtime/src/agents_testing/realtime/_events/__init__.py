@@ -1,0 +1,1 @@
+"""Normalized Realtime events: their detached copies and the checks on their fields."""
