@@ -377,3 +377,39 @@ def test_snapshot_sequence_shares_pydantic_items_that_hold_the_same_values() -> 
     assert changed[0] is not first[0]
     assert changed[0].values == [True, "a"]
     assert type(changed[0].values[0]) is bool
+
+
+class _RefusesCopy:
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _RefusesCopy:
+        raise self.error
+
+
+def test_unwrapped_copy_failures_raise_the_values_own_exception_object() -> None:
+    refusal = RuntimeError("x")
+    with pytest.raises(RuntimeError) as caught:
+        detach({"k": [_RefusesCopy(refusal)]}, name="extra_args", wrap_errors=False)
+    assert caught.value is refusal
+    assert refusal.__cause__ is None
+    assert refusal.__context__ is None
+    if sys.version_info >= (3, 11):
+        assert refusal.__notes__ == [
+            "agents-testing: Cannot snapshot extra_args['k'][0]: a "
+            "tests.core.detach.test_detach._RefusesCopy cannot be copied (RuntimeError: x). "
+            "Recorded history keeps detached copies, so pass plain data, pydantic models or "
+            "objects that copy.deepcopy can copy (not locks, generators, open or closed "
+            "files, memoryviews or other live resources)."
+        ]
+
+
+def test_unwrapped_copy_failures_pass_through_the_snapshot_cache() -> None:
+    refusal = ValueError("no")
+    cache = SnapshotCache()
+    with pytest.raises(ValueError) as caught:
+        cache.snapshot_sequence([1, _RefusesCopy(refusal)], name="input", wrap_errors=False)
+    assert caught.value is refusal
+    with pytest.raises(UncopyableValue, match=r"Cannot snapshot input\[1\]") as wrapped:
+        cache.snapshot_sequence([1, _RefusesCopy(refusal)], name="input")
+    assert wrapped.value.__cause__ is refusal

@@ -201,10 +201,11 @@ class SnapshotCache:
         self._by_id: dict[int, Any] = {}
         self._recent: list[_Recent] = []
 
-    def snapshot(self, value: T, *, name: str = "value") -> T:
+    def snapshot(self, value: T, *, name: str = "value", wrap_errors: bool = True) -> T:
         """A private snapshot of ``value``, shared with earlier calls that passed the same.
 
-        ``name`` starts the path an :class:`UncopyableValue` error reports.
+        ``name`` starts the path an :class:`UncopyableValue` error reports; copy failures
+        are raised as :func:`detach` raises them.
         """
         key = id(value)
         known = self._by_id.get(key)
@@ -212,17 +213,21 @@ class SnapshotCache:
         # may share the snapshot safely, a mutated object may not.
         if known is not None and same_value(known, value):
             return known  # type: ignore[no-any-return]
-        fresh = detach(value, name=name)
+        fresh = detach(value, name=name, wrap_errors=wrap_errors)
         self._by_id[key] = fresh
         return fresh
 
-    def snapshot_like(self, value: T, previous: T | None, *, name: str = "value") -> T:
+    def snapshot_like(
+        self, value: T, previous: T | None, *, name: str = "value", wrap_errors: bool = True
+    ) -> T:
         """``previous`` when it is an identical snapshot of ``value``, else :meth:`snapshot`."""
         if previous is not None and same_value(previous, value):
             return previous
-        return self.snapshot(value, name=name)
+        return self.snapshot(value, name=name, wrap_errors=wrap_errors)
 
-    def snapshot_sequence(self, values: Iterable[T], *, name: str = "value") -> tuple[T, ...]:
+    def snapshot_sequence(
+        self, values: Iterable[T], *, name: str = "value", wrap_errors: bool = True
+    ) -> tuple[T, ...]:
         """Private snapshots of ``values``, sharing items with a recent sequence that starts alike.
 
         Runners rebuild every item of the conversation on each turn, so identity cannot
@@ -249,7 +254,7 @@ class SnapshotCache:
             and recent.flat.holds(items[:shared])
         ):
             tail = tuple(
-                self.snapshot(items[position], name=f"{name}[{position}]")
+                self.snapshot(items[position], name=f"{name}[{position}]", wrap_errors=wrap_errors)
                 for position in range(shared, len(items))
             )
             snapshots = previous + tail
@@ -264,7 +269,7 @@ class SnapshotCache:
                 if same_value(known, item):
                     append(known)
                     continue
-            append(self.snapshot(item, name=f"{name}[{position}]"))
+            append(self.snapshot(item, name=f"{name}[{position}]", wrap_errors=wrap_errors))
         snapshots = tuple(result)
         if snapshots:
             self._remember(recent, snapshots, _Flat.of(snapshots), ())

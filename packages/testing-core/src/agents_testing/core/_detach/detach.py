@@ -11,6 +11,7 @@ naming where the value sat.
 
 from __future__ import annotations
 
+import contextlib
 import copyreg
 import sys
 import types
@@ -89,28 +90,49 @@ class _Failure(Exception):
         return self
 
 
-def detach(value: T, *, name: str = "value") -> T:
+def detach(value: T, *, name: str = "value", wrap_errors: bool = True) -> T:
     """Return a deep copy of ``value`` that shares no mutable state with it.
 
-    ``name`` starts the path that :class:`UncopyableValue` reports for a value that
-    cannot be copied (``detach(usage, name="raw_usage")`` reports ``raw_usage['a']``).
+    A value that cannot be copied raises, by default, :class:`UncopyableValue` naming
+    where it sat (``name`` starts the path: ``detach(usage, name="raw_usage")`` reports
+    ``raw_usage['a']``). With ``wrap_errors=False`` the copy's own exception object is
+    re-raised instead, unwrapped, with that explanation attached as a PEP 678 note
+    (Python 3.11+), as the SDK's built-in doubles behave.
     """
     try:
         return _detach(value, {})  # type: ignore[no-any-return]
     except _Failure as failure:
-        raise _uncopyable(name, failure) from failure.error
+        original, wrapped = failure.error, _uncopyable(name, failure)
     except RecursionError as error:
-        raise UncopyableValue(
+        original = error
+        wrapped = UncopyableValue(
             name,
             _type_name(value),
             f"it is nested more deeply than the interpreter's recursion limit "
             f"({sys.getrecursionlimit()}) allows to copy",
-        ) from error
+        )
+    if wrap_errors:
+        raise wrapped from original
+    # Raised outside the handler, so the caller's exception is not chained to ours.
+    raise _noted(original, wrapped)
 
 
-def readonly(mapping: Mapping[str, Any], *, name: str = "value") -> Mapping[str, Any]:
-    """A read-only, detached view of ``mapping``."""
-    return MappingProxyType(detach(dict(mapping), name=name))
+def _noted(error: BaseException, explanation: UncopyableValue) -> BaseException:
+    """``error`` itself, carrying ``explanation``'s message as a note where Python has notes."""
+    add_note = getattr(error, "add_note", None)
+    if add_note is not None:
+        # A value's exception may refuse attributes (``__slots__`` on a C type, a frozen
+        # class): the note is a courtesy, the original exception is the contract.
+        with contextlib.suppress(Exception):
+            add_note(f"agents-testing: {explanation}")
+    return error
+
+
+def readonly(
+    mapping: Mapping[str, Any], *, name: str = "value", wrap_errors: bool = True
+) -> Mapping[str, Any]:
+    """A read-only, detached view of ``mapping`` (copy failures as in :func:`detach`)."""
+    return MappingProxyType(detach(dict(mapping), name=name, wrap_errors=wrap_errors))
 
 
 def _uncopyable(name: str, failure: _Failure) -> UncopyableValue:
