@@ -103,7 +103,8 @@ def test_the_fixture_checks_tool_calls_and_the_marker_or_keyword_turns_it_off(
     assert setup.head_line == "test_marker_value_is_checked"
     assert str(setup.longrepr).endswith(
         "@pytest.mark.agents_testing: check_tool_calls='no' is not a bool. It takes "
-        "assert_complete=<bool>, disable_tracing=<bool> and check_tool_calls=<bool>."
+        "assert_complete=<bool>, disable_tracing=<bool>, check_tool_calls=<bool> and "
+        "extra_checks=<bool>."
     )
 
 

@@ -181,8 +181,8 @@ def test_a_misspelt_marker_keyword_is_a_clear_setup_error(project: pytest.Pytest
     result.stdout.fnmatch_lines(
         [
             "*@pytest.mark.agents_testing: unknown keyword 'assert_completed'. "
-            "It takes assert_complete=<bool>, disable_tracing=<bool> and "
-            "check_tool_calls=<bool>.*"
+            "It takes assert_complete=<bool>, disable_tracing=<bool>, "
+            "check_tool_calls=<bool> and extra_checks=<bool>.*"
         ]
     )
 

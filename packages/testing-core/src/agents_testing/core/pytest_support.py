@@ -48,13 +48,16 @@ class FixtureOptions:
     assert_complete: bool = True
     disable_tracing: bool = True
     check_tool_calls: bool = True
+    #: The checks a bare double leaves off to behave as the SDK's built-in one does
+    #: (each double's ``extra_checks`` argument); the fixtures turn them on.
+    extra_checks: bool = True
 
     @classmethod
     def for_item(cls, item: pytest.Item) -> FixtureOptions:
         marker = item.get_closest_marker(FIXTURE_MARKER)
         if marker is None:
             return cls()
-        known = ("assert_complete", "disable_tracing", "check_tool_calls")
+        known = ("assert_complete", "disable_tracing", "check_tool_calls", "extra_checks")
         problems = [f"unknown keyword {key!r}" for key in marker.kwargs if key not in known]
         problems += [
             f"{key}={value!r} is not a bool"
@@ -66,8 +69,8 @@ class FixtureOptions:
         if problems:
             pytest.fail(
                 f"@pytest.mark.{FIXTURE_MARKER}: {'; '.join(problems)}. "
-                f"It takes assert_complete=<bool>, disable_tracing=<bool> and "
-                f"check_tool_calls=<bool>.",
+                f"It takes assert_complete=<bool>, disable_tracing=<bool>, "
+                f"check_tool_calls=<bool> and extra_checks=<bool>.",
                 pytrace=False,
             )
         return cls(**marker.kwargs)
