@@ -169,8 +169,10 @@ async def test_an_agent_asking_a_replayed_provider_for_another_model_fails(tmp_p
     path = tmp_path / "c.json"
     with OpenAIServer([message("It is confirmed.")]) as server:
         cassette = ModelCassette(path)
+        # A client of its own: the provider's shared one may belong to a closed event loop.
+        client = AsyncOpenAI(api_key=KEY, base_url=server.base_url, max_retries=0)
         provider = cassette.record_provider(
-            lambda: OpenAIProvider(api_key=KEY, base_url=server.base_url, use_responses=True)
+            lambda: OpenAIProvider(openai_client=client, use_responses=True)
         )
         await _run(_agent("gpt-4.1", _settings(None)), model_provider=provider)
         cassette.save()
