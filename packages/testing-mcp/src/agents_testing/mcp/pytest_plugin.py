@@ -1,0 +1,116 @@
+"""pytest plugin of the MCP boundary: the ``scripted_mcp_server`` and ``mcp_cassette``
+fixtures.
+
+Loaded by pytest through the ``pytest11`` entry point; the library never imports it.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from agents_testing.core.cassette_pytest import CassetteOptions, finish_cassette
+from agents_testing.core.pytest_support import ScriptedDoubles
+
+if TYPE_CHECKING:
+    from agents.mcp import MCPServer
+
+    from agents_testing.mcp import MCPCassette, ScriptedMCPServer, ScriptedMCPServerFactory
+
+# The record-mode option and the cassette marker, shared with the other boundaries.
+pytest_plugins = ["agents_testing.core.cassette_pytest"]
+
+
+@pytest.fixture
+def scripted_mcp_server(_agents_testing_doubles: ScriptedDoubles) -> ScriptedMCPServerFactory:
+    """Make ``ScriptedMCPServer(...)`` doubles, each checked with ``assert_complete()`` at
+    teardown.
+
+    Unlike the bare class, its servers default to ``extra_checks=True`` (arguments and
+    results checked against the tools' schemas, steps for unlisted tools refused, the
+    first script violation reported at teardown) unless the test says
+    ``@pytest.mark.agents_testing(extra_checks=False)`` or the call passes
+    ``extra_checks=False``.
+    """
+    from agents_testing.mcp import ScriptedMCPServer
+
+    checked = _agents_testing_doubles.options.extra_checks
+
+    def scripted(
+        steps: Any = (), *, extra_checks: bool | None = None, **options: Any
+    ) -> ScriptedMCPServer:
+        return ScriptedMCPServer(
+            steps, extra_checks=checked if extra_checks is None else extra_checks, **options
+        )
+
+    scripted.__doc__ = ScriptedMCPServer.__doc__
+    made: Any = _agents_testing_doubles.track("scripted_mcp_server", scripted)
+    return made  # type: ignore[no-any-return]
+
+
+class MCPCassetteFixture:
+    """This test's MCP cassette: ``server(real)`` records ``real`` or replays the cassette.
+
+    ``real`` is a real server (``MCPServerStdio(...)``, ``MCPServerStreamableHttp(...)``)
+    or a function returning one, called only when recording, so a replay never starts or
+    reaches a server. Record modes work as for ``model_cassette``; ``new_episodes`` records
+    the whole server again. The replayed server takes ``options`` (``tool_filter``,
+    ``require_approval``, ``cache_tools_list``, ...), which a recording leaves to the real
+    server: give both the same.
+    """
+
+    def __init__(self, options: CassetteOptions) -> None:
+        from agents_testing.mcp import MCPCassette
+
+        self.mode = options.mode
+        self.cassette: MCPCassette = MCPCassette(options.path, **options.settings)
+        self.replaying: ScriptedMCPServer | None = None
+        self.recording = False
+
+    @property
+    def path(self) -> Path:
+        """Where this test's cassette is."""
+        return self.cassette.path
+
+    def server(
+        self, real: MCPServer | Callable[[], MCPServer] | None = None, **options: Any
+    ) -> MCPServer:
+        """The server for this test: ``real`` recorded, or the cassette replayed."""
+        records = self.mode in ("all", "new_episodes") or (
+            self.mode == "once" and not self.cassette.exists
+        )
+        if not records:
+            self.replaying = self.cassette.replay(**options)
+            return self.replaying
+        if real is None:
+            raise pytest.UsageError(
+                f"Recording {self.cassette.path} needs the real server: "
+                "mcp_cassette.server(real_server_or_factory)."
+            )
+        live: Any = real if _is_server(real) else real()  # type: ignore[operator]
+        if inspect.isawaitable(live):
+            raise pytest.UsageError(
+                "mcp_cassette.server() takes a server or a function returning one, not a "
+                "coroutine; make the server first."
+            )
+        self.recording = True
+        return self.cassette.record(live)
+
+
+def _is_server(value: object) -> bool:
+    from agents.mcp import MCPServer
+
+    return isinstance(value, MCPServer)
+
+
+@pytest.fixture
+def mcp_cassette(request: pytest.FixtureRequest) -> Iterator[MCPCassetteFixture]:
+    """This test's MCP cassette (``@pytest.mark.agents_cassette`` configures it)."""
+    assert isinstance(request.node, pytest.Item)
+    fixture = MCPCassetteFixture(CassetteOptions.for_item(request.node, "mcp"))
+    yield fixture
+    finish_cassette(request.node, fixture)
