@@ -241,7 +241,8 @@ def mcp_resource(
 
 
 def _sequence(argument: str, value: object) -> list[Any]:
-    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+    # A pydantic model iterates over its fields: one definition given alone is no sequence.
+    if isinstance(value, (str, bytes, Mapping, BaseModel)) or not isinstance(value, Iterable):
         raise _refuse(argument, "a sequence", value)
     return list(value)
 

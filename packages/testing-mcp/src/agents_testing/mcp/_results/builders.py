@@ -63,7 +63,7 @@ def tool_result(
     ``isError`` flag and ``_meta``."""
     from mcp.types import CallToolResult
 
-    if isinstance(content, (str, bytes, Mapping)) or not isinstance(content, Iterable):
+    if isinstance(content, (str, bytes, Mapping, BaseModel)) or not isinstance(content, Iterable):
         raise _refuse("tool_result(content)", "a sequence of content blocks", content)
     if not isinstance(is_error, bool):
         raise _refuse("tool_result(is_error)", "a bool", is_error)
