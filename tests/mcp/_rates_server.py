@@ -17,7 +17,7 @@ def build() -> Any:
     try:
         from mcp.server.mcpserver import MCPServer as Server
     except ImportError:  # mcp 1
-        from mcp.server.fastmcp import FastMCP as Server
+        from mcp.server.fastmcp import FastMCP as Server  # type: ignore[no-redef,attr-defined]
 
     server = Server("rates")
 

@@ -62,8 +62,9 @@ def tool_outputs(model: ScriptedModel) -> list[Any]:
     assert model.last_call is not None
     items = model.last_call.input
     assert isinstance(items, list)
-    return [
-        item["output"]
-        for item in items
-        if isinstance(item, dict) and item.get("type") == "function_call_output"
-    ]
+    found: list[Any] = []
+    for item in items:
+        plain: dict[str, Any] = dict(item) if isinstance(item, dict) else {}
+        if plain.get("type") == "function_call_output":
+            found.append(plain["output"])
+    return found

@@ -62,7 +62,7 @@ async def test_a_matcher_that_returns_false_rejects_the_call() -> None:
         [
             {
                 "tool": "convert",
-                "match": lambda call: call.arguments["currency"] == "JPY",
+                "match": lambda call: (call.arguments or {}).get("currency") == "JPY",
                 "result": "x",
             },
             {"tool": "convert", "match": {"amount": 2, "currency": "EUR"}, "result": "y"},

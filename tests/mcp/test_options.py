@@ -12,6 +12,7 @@ from agents.mcp import ToolFilterContext, create_static_tool_filter
 from agents_testing.core import compat
 from agents_testing.mcp import (
     InvalidMCPArgument,
+    MCPCall,
     ScriptedMCPServer,
     UnexpectedMCPCall,
     error_result,
@@ -111,14 +112,15 @@ async def test_a_tool_that_needs_approval_is_called_only_once_approved(
 
     async with server:
         paused = await run_agent(model, [server])
-        assert [item.name for item in paused.interruptions] == ["convert"]  # type: ignore[attr-defined]
+        assert [item.name for item in paused.interruptions] == ["convert"]
         assert server.calls == ()
         state = paused.to_state()
         state.approve(paused.interruptions[0])
         done = await Runner.run(agent, state, run_config=RunConfig(tracing_disabled=True))
 
     assert done.final_output == "100 USD is 92 EUR."
-    assert [call.tool for call in server.calls] == ["convert"]
+    calls: tuple[MCPCall, ...] = server.calls
+    assert [recorded.tool for recorded in calls] == ["convert"]
     server.assert_complete()
 
 

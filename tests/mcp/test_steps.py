@@ -113,7 +113,7 @@ def test_a_malformed_step_is_refused_with_its_reason(
 
 def test_steps_must_be_a_sequence_of_dicts() -> None:
     with pytest.raises(InvalidMCPStep, match=r"steps is a sequence of step dicts, got dict"):
-        ScriptedMCPServer({"tool": "convert", "result": "x"})  # type: ignore[arg-type]
+        ScriptedMCPServer({"tool": "convert", "result": "x"})  # type: ignore[dict-item]
 
 
 def test_a_step_for_an_unlisted_tool_is_refused_only_with_extra_checks() -> None:

@@ -138,7 +138,7 @@ async def test_mcp_tool_builds_the_listing_entry_the_sdk_converts() -> None:
             r"mcp_prompt\('p', arguments\) must be a sequence",
         ),
         (
-            lambda: mcp_resource("r://x", 3),
+            lambda: mcp_resource("r://x", 3),  # type: ignore[arg-type]
             r"mcp_resource\('r://x', content\) must be a str or bytes",
         ),
         (lambda: ScriptedMCPServer(prompts=[3]), r"prompts\[0\] must be an mcp\.types\.Prompt"),

@@ -71,20 +71,38 @@ def test_mcp_error_is_the_protocol_error_the_mcp_client_raises() -> None:
 @pytest.mark.parametrize(
     ("build", "message"),
     [
-        (lambda: text_result(3), r"text_result\(texts\)\[0\] must be a str, got int"),
-        (lambda: error_result(b"x"), r"error_result\(texts\)\[0\] must be a str, got bytes"),
+        (
+            lambda: text_result(3),  # type: ignore[arg-type]
+            r"text_result\(texts\)\[0\] must be a str, got int",
+        ),
+        (
+            lambda: error_result(b"x"),  # type: ignore[arg-type]
+            r"error_result\(texts\)\[0\] must be a str, got bytes",
+        ),
         (
             lambda: tool_result("abc"),
             r"tool_result\(content\) must be a sequence of content blocks",
         ),
         (lambda: tool_result([3]), r"tool_result\(content\)\[0\] must be a str, an mcp\.types"),
         (lambda: tool_result([{"type": "video"}]), r"tool_result\(\) cannot make a CallToolResult"),
-        (lambda: tool_result([], is_error=1), r"tool_result\(is_error\) must be a bool, got int"),
+        (
+            lambda: tool_result([], is_error=1),  # type: ignore[arg-type]
+            r"tool_result\(is_error\) must be a bool, got int",
+        ),
         (lambda: json_result({1j}), r"json_result\(value\) must be JSON data"),
-        (lambda: image_result(3, "image/png"), r"image_result\(data\) must be bytes or base64"),
+        (
+            lambda: image_result(3, "image/png"),  # type: ignore[arg-type]
+            r"image_result\(data\) must be bytes or base64",
+        ),
         (lambda: image_result(b"x", ""), r"image_result\(mime_type\) must be a MIME type"),
-        (lambda: mcp_error(3), r"mcp_error\(message\) must be a str, got int"),
-        (lambda: mcp_error("x", code="1"), r"mcp_error\(code\) must be an int, got '1'"),
+        (
+            lambda: mcp_error(3),  # type: ignore[arg-type]
+            r"mcp_error\(message\) must be a str, got int",
+        ),
+        (
+            lambda: mcp_error("x", code="1"),  # type: ignore[arg-type]
+            r"mcp_error\(code\) must be an int, got '1'",
+        ),
     ],
 )
 def test_bad_builder_arguments_are_refused(build: Any, message: str) -> None:

@@ -9,6 +9,7 @@ from agents.exceptions import AgentsException
 
 from agents_testing.mcp import (
     MCPSchemaViolation,
+    MCPStepSpec,
     ScriptedMCPServer,
     error_result,
     json_result,
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.asyncio
 
 
 async def _failing_run(
-    run_agent: RunAgent, step: dict[str, Any], arguments: dict[str, Any]
+    run_agent: RunAgent, step: MCPStepSpec, arguments: dict[str, Any]
 ) -> tuple[ScriptedMCPServer, MCPSchemaViolation]:
     server = ScriptedMCPServer(
         [step], tools=[CONVERT], extra_checks=True, failure_error_function=None

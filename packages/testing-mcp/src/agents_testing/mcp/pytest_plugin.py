@@ -7,9 +7,9 @@ Loaded by pytest through the ``pytest11`` entry point; the library never imports
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import pytest
 
@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 
 # The record-mode option and the cassette marker, shared with the other boundaries.
 pytest_plugins = ["agents_testing.core.cassette_pytest"]
+
+_REPLAYS = pytest.StashKey[list["ScriptedMCPServer"]]()
+S = TypeVar("S", bound="MCPServer")
 
 
 @pytest.fixture
@@ -63,9 +66,10 @@ class MCPCassetteFixture:
     server: give both the same.
     """
 
-    def __init__(self, options: CassetteOptions) -> None:
+    def __init__(self, item: pytest.Item, options: CassetteOptions) -> None:
         from agents_testing.mcp import MCPCassette
 
+        self._item = item
         self.mode = options.mode
         self.cassette: MCPCassette = MCPCassette(options.path, **options.settings)
         self.replaying: ScriptedMCPServer | None = None
@@ -76,22 +80,25 @@ class MCPCassetteFixture:
         """Where this test's cassette is."""
         return self.cassette.path
 
-    def server(
-        self, real: MCPServer | Callable[[], MCPServer] | None = None, **options: Any
-    ) -> MCPServer:
+    @overload
+    def server(self, real: None = None, **options: Any) -> ScriptedMCPServer: ...
+    @overload
+    def server(self, real: S | Callable[[], S], **options: Any) -> S | ScriptedMCPServer: ...
+    def server(self, real: Any = None, **options: Any) -> Any:
         """The server for this test: ``real`` recorded, or the cassette replayed."""
         records = self.mode in ("all", "new_episodes") or (
             self.mode == "once" and not self.cassette.exists
         )
         if not records:
             self.replaying = self.cassette.replay(**options)
+            self._item.stash.setdefault(_REPLAYS, []).append(self.replaying)
             return self.replaying
         if real is None:
             raise pytest.UsageError(
                 f"Recording {self.cassette.path} needs the real server: "
                 "mcp_cassette.server(real_server_or_factory)."
             )
-        live: Any = real if _is_server(real) else real()  # type: ignore[operator]
+        live = real if _is_server(real) else real()
         if inspect.isawaitable(live):
             raise pytest.UsageError(
                 "mcp_cassette.server() takes a server or a function returning one, not a "
@@ -111,6 +118,25 @@ def _is_server(value: object) -> bool:
 def mcp_cassette(request: pytest.FixtureRequest) -> Iterator[MCPCassetteFixture]:
     """This test's MCP cassette (``@pytest.mark.agents_cassette`` configures it)."""
     assert isinstance(request.node, pytest.Item)
-    fixture = MCPCassetteFixture(CassetteOptions.for_item(request.node, "mcp"))
+    fixture = MCPCassetteFixture(request.node, CassetteOptions.for_item(request.node, "mcp"))
     yield fixture
     finish_cassette(request.node, fixture)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Show a failed test what its replayed MCP server saw: the SDK hands a differing call
+    to the model as a tool error, so the test may fail on its own assertion instead."""
+    report = yield
+    if report.when != "call" or not report.failed:
+        return report
+    from agents_testing.core import AgentsTestingError
+
+    for server in item.stash.get(_REPLAYS, []):
+        try:
+            server.assert_complete()
+        except AgentsTestingError as error:
+            report.sections.append(("mcp cassette replay", f"{type(error).__name__}: {error}"))
+    return report

@@ -19,7 +19,7 @@ import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from agents_testing.core.cassette import (
     CassetteFormatError,
@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     from agents.mcp import MCPServer
 
 __all__ = ["MCPCallMismatch", "MCPCassette", "ReplayedMCPError"]
+
+S = TypeVar("S", bound="MCPServer")
 
 _BOUNDARY = "mcp"
 _PACKAGES = ("openai-agents", "mcp", "agents-testing-mcp")
@@ -212,7 +214,7 @@ class MCPCassette:
         """Whether the cassette file is there."""
         return self.path.is_file()
 
-    def record(self, server: MCPServer) -> MCPServer:
+    def record(self, server: S) -> S:
         """Record every request made of the live ``server``; returns the same server."""
         recorder = _Recorder(server)
         for method in ("call_tool", "get_prompt", "read_resource", "list_tools", *_LISTINGS):
