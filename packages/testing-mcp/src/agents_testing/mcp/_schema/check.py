@@ -30,12 +30,10 @@ class Violation:
 def schema_violation(value: Any, schema: Any) -> Violation | None:
     """The first place where JSON ``value`` breaks ``schema``, or None when it is valid.
 
-    The validator is the one the model boundary checks scripted tool calls with, so both
-    boundaries judge a schema alike.
+    Core's validator, the one the model boundary checks scripted tool calls with, so both
+    boundaries judge a schema alike (jsonschema, the first violation in a stable order).
     """
-    # The model package's validator, until core offers one of its own: then import that
-    # here instead, and nothing else in this package changes.
-    from agents_testing.model._tool_check.json_schema import first_violation
+    from agents_testing.core.json_schema import first_violation
 
     found = first_violation(value, schema)
     if found is None:
