@@ -43,7 +43,7 @@ if TYPE_CHECKING:
         tool_result,
     )
     from ._server import ScriptedMCPServer
-    from ._steps import MCPStepSpec
+    from ._spec import MCPStepSpec
 
 __all__ = [
     "InvalidMCPArgument",
@@ -92,7 +92,7 @@ if not TYPE_CHECKING:
             "MCPRequest": "._call",
             "MCPSchemaViolation": "._errors",
             "MCPScriptError": "._errors",
-            "MCPStepSpec": "._steps",
+            "MCPStepSpec": "._spec",
             "ReplayedMCPError": "._cassette.cassette",
             "ScriptedMCPServer": "._server",
             "ScriptedMCPServerFactory": "._factory",

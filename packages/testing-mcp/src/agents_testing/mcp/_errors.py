@@ -21,7 +21,7 @@ from agents_testing.core import (
 
 if TYPE_CHECKING:
     from ._call import MCPCall
-    from ._steps import MCPStepSpec
+    from ._spec import MCPStepSpec
 
 __all__ = [
     "InvalidMCPArgument",

@@ -40,7 +40,8 @@ from ._listing.filter import apply_tool_filter, check_tool_filter
 from ._results.coerce import coerce_result, fresh_result
 from ._schema.check import Violation, argument_violation, result_violation
 from ._script.build import build_steps, invalid_step
-from ._steps import MCPStepSpec, Step
+from ._spec import MCPStepSpec
+from ._steps import Step
 from ._wire import attribute, build, protocol_error
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""MCP steps: the ``MCPStepSpec`` dict a test writes and its validated form.
+"""MCP steps in their validated form, built from the ``MCPStepSpec`` dicts a test writes.
 
 A step scripts one ``call_tool`` call: the ``tool`` it expects, an optional ``match`` on
 the call, and exactly one outcome; ``_script.build`` checks it when the server is made.
@@ -6,40 +6,16 @@ the call, and exactly one outcome; ``_script.build`` checks it when the server i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypedDict
-
-from typing_extensions import NotRequired
+from typing import Any, Literal
 
 from agents_testing.core import detach
 
-from ._call import MCPCall
 from ._results.coerce import fresh_result
+from ._spec import Matcher, MCPStepSpec
 
-if TYPE_CHECKING:
-    from mcp.types import CallToolResult
-
-__all__ = ["KEYS", "OUTCOMES", "MCPStepSpec", "Matcher", "OutcomeKind", "Responder", "Step"]
-
-# A responder may be sync or async: it returns the result or an awaitable of it.
-Responder = Callable[[MCPCall], Any]
-Matcher = Callable[[MCPCall], object] | Mapping[str, Any]
-
-
-class MCPStepSpec(TypedDict):
-    """One scripted ``call_tool`` call: the ``tool`` name, exactly one of ``result`` (a
-    ``CallToolResult`` or a str), ``responder`` (a function of the ``MCPCall`` returning
-    one) or ``error`` (an exception to raise), and an optional ``match``: a function of the
-    ``MCPCall`` that rejects the call by returning ``False``, or a mapping the call's
-    arguments must equal."""
-
-    tool: str
-    result: NotRequired[CallToolResult | str]
-    responder: NotRequired[Responder]
-    error: NotRequired[BaseException | type[BaseException]]
-    match: NotRequired[Matcher]
-
+__all__ = ["KEYS", "OUTCOMES", "OutcomeKind", "Step"]
 
 OUTCOMES = ("result", "responder", "error")
 KEYS = frozenset({"tool", "match", *OUTCOMES})
