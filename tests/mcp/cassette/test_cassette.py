@@ -188,3 +188,22 @@ async def test_missing_and_damaged_cassettes_are_clear_errors(tmp_path: Path) ->
         MCPCassette(damaged).replay()
     with pytest.raises(CassetteFormatError, match="nothing was recorded; call record"):
         MCPCassette(damaged).dumps()
+
+
+async def test_a_scripted_server_can_list_what_a_recorded_one_listed(recorded: Recorded) -> None:
+    from agents_testing.mcp import json_result
+
+    server = ScriptedMCPServer(
+        [{"tool": "convert", "result": json_result({"result": 1.84})}],
+        extra_checks=True,
+        **recorded.cassette.definitions(),
+    )
+    async with server:
+        tools = await server.list_tools()
+        prompt = await server.get_prompt("quote", {"currency": "EUR"})
+        result = await server.call_tool("convert", {"amount": 2, "currency": "EUR"})
+
+    assert [tool.name for tool in tools] == ["convert", "currencies"]
+    assert prompt.messages[0].content.text == "Quote 100 USD in EUR."  # type: ignore[union-attr]
+    assert result.content[0].text == '{"result": 1.84}'  # type: ignore[union-attr]
+    server.assert_complete()

@@ -251,6 +251,14 @@ class MCPCassette:
             extra_checks=extra_checks, **options
         )
 
+    def definitions(self) -> dict[str, Any]:
+        """What the recorded server listed, as ``ScriptedMCPServer`` arguments: ``tools``,
+        ``prompts``, ``resources`` and ``resource_templates`` (prompts and resources it was
+        asked for answer as recorded). For a scripted server with the real server's tools:
+        ``ScriptedMCPServer(steps, **cassette.definitions())``."""
+        replay = _Replay(str(self.path), read_cassette(self.path, _BOUNDARY), self.scrubbers)
+        return replay.parse()[2]
+
 
 class _Replay:
     def __init__(self, where: str, calls: list[dict[str, Any]], scrubbers: Sequence[Scrubber]):
@@ -262,6 +270,18 @@ class _Replay:
         return CassetteFormatError(self.where, f"call {index + 1} {detail}")
 
     def server(self, *, extra_checks: bool, **options: Any) -> ScriptedMCPServer:
+        header, steps, definitions = self.parse()
+        options.setdefault("name", header.get("name", "scripted-mcp"))
+        options.setdefault("use_structured_content", bool(header.get("use_structured_content")))
+        return ScriptedMCPServer(
+            steps,  # type: ignore[arg-type]
+            extra_checks=extra_checks,
+            **definitions,
+            **options,
+        )
+
+    def parse(self) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
+        """The recorded server's header, its call steps and its listings."""
         header: dict[str, Any] = {}
         tools: dict[str, Any] = {}
         prompts: dict[str, Any] = {}
@@ -296,17 +316,13 @@ class _Replay:
                 resource_reads.append(call)
             else:
                 raise self._fail(index, f"has an unknown method {method!r}.")
-        options.setdefault("name", header.get("name", "scripted-mcp"))
-        options.setdefault("use_structured_content", bool(header.get("use_structured_content")))
-        return ScriptedMCPServer(
-            steps,  # type: ignore[arg-type]
-            tools=list(tools.values()),
-            prompts=self._prompts(prompts, prompt_reads),
-            resources=self._resources(resources, resource_reads),
-            resource_templates=list(templates.values()),
-            extra_checks=extra_checks,
-            **options,
-        )
+        definitions = {
+            "tools": list(tools.values()),
+            "prompts": self._prompts(prompts, prompt_reads),
+            "resources": self._resources(resources, resource_reads),
+            "resource_templates": list(templates.values()),
+        }
+        return header, steps, definitions
 
     def _step(self, index: int, call: Mapping[str, Any], position: int) -> dict[str, Any]:
         from mcp.types import CallToolResult
