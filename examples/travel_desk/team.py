@@ -46,8 +46,7 @@ def booking_agent(
         handoff_description="Searches flights and books seats.",
         instructions=prompt_with_handoff_instructions(
             "You book flights. Search before booking, book only the flight the customer "
-            "chose, and put the booking in your reply when one was made. Quote exchange "
-            "rates with the exchange_rate tool when you have it."
+            "chose, and put the booking in your reply when one was made."
         ),
         model=model,
         model_settings=MODEL_SETTINGS,
