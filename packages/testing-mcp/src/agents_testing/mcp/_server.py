@@ -395,7 +395,10 @@ class ScriptedMCPServer(MCPServer):
         if problem is not None or result is None:
             self._fail(
                 invalid_step(
-                    "invalid_outcome", step.input_index, step.tool, f"the responder's {problem}"
+                    "invalid_outcome",
+                    step.input_index,
+                    step.tool,
+                    f"the responder's value is not a result: {problem}",
                 )
             )
         return result
