@@ -16,7 +16,8 @@ if TYPE_CHECKING:
     from agents_testing.core import any_order, to_snapshot
 
     from ._call import MCPCall, MCPRequest
-    from ._cassette.cassette import MCPCallMismatch, MCPCassette, ReplayedMCPError
+    from ._cassette.cassette import MCPCassette
+    from ._cassette.errors import MCPCallMismatch, ReplayedMCPError
     from ._errors import (
         InvalidMCPArgument,
         InvalidMCPStep,
@@ -87,13 +88,13 @@ if not TYPE_CHECKING:
             "InvalidMCPStep": "._errors",
             "MCPCall": "._call",
             "MCPCallMatcherError": "._errors",
-            "MCPCallMismatch": "._cassette.cassette",
+            "MCPCallMismatch": "._cassette.errors",
             "MCPCassette": "._cassette.cassette",
             "MCPRequest": "._call",
             "MCPSchemaViolation": "._errors",
             "MCPScriptError": "._errors",
             "MCPStepSpec": "._spec",
-            "ReplayedMCPError": "._cassette.cassette",
+            "ReplayedMCPError": "._cassette.errors",
             "ScriptedMCPServer": "._server",
             "ScriptedMCPServerFactory": "._factory",
             "ScriptedPrompt": "._listing.definitions",

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, overload
 
-__all__ = ["MCPCall", "MCPRequest"]
+from agents_testing.core import detach
+
+__all__ = ["MCPCall", "MCPRequest", "copy_call", "readonly"]
 
 
 @dataclass(frozen=True)
@@ -69,3 +71,19 @@ def _restore_call(
 
 def _restore_request(index: int, method: str, params: dict[str, Any]) -> MCPRequest:
     return MCPRequest(index, method, MappingProxyType(params))
+
+
+@overload
+def readonly(value: dict[str, Any]) -> Mapping[str, Any]: ...
+@overload
+def readonly(value: dict[str, Any] | None) -> Mapping[str, Any] | None: ...
+def readonly(value: dict[str, Any] | None) -> Mapping[str, Any] | None:
+    """A read-only view of a detached dict (None stays None)."""
+    return None if value is None else MappingProxyType(value)
+
+
+def copy_call(call: MCPCall) -> MCPCall:
+    """A copy of a recorded call that shares nothing mutable with it, to hand out."""
+    arguments = None if call.arguments is None else detach(dict(call.arguments))
+    meta = None if call.meta is None else detach(dict(call.meta))
+    return MCPCall(call.call_index, call.tool, readonly(arguments), readonly(meta))

@@ -12,22 +12,19 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Callable, Iterable, Mapping
-from types import MappingProxyType, TracebackType
-from typing import TYPE_CHECKING, Any, NoReturn, overload
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from agents.mcp import MCPServer
 
-from agents_testing.core import AnyOrder, StepScript, compat, detach, exception_problem, ordinal
+from agents_testing.core import AnyOrder, StepScript, compat, detach, exception_problem
 
-from ._call import MCPCall, MCPRequest
+from ._call import MCPCall, MCPRequest, copy_call, readonly
 from ._errors import (
     InvalidMCPArgument,
-    MCPCallMatcherError,
-    MCPSchemaViolation,
     MCPScriptError,
-    UnconsumedMCPSteps,
-    UnexpectedMCPCall,
 )
+from ._listing import serve
 from ._listing.definitions import (
     ScriptedPrompt,
     ScriptedResource,
@@ -38,11 +35,12 @@ from ._listing.definitions import (
 )
 from ._listing.filter import apply_tool_filter, check_tool_filter
 from ._results.coerce import coerce_result, fresh_result
-from ._schema.check import Violation, argument_violation, result_violation
+from ._schema.check import argument_violation, result_violation
 from ._script.build import build_steps, invalid_step
+from ._script.violations import rejected_call, schema_error, unconsumed_steps, unexpected_call
 from ._spec import MCPStepSpec
 from ._steps import Step
-from ._wire import attribute, build, protocol_error
+from ._wire import attribute
 
 if TYPE_CHECKING:
     from agents.agent import AgentBase
@@ -61,8 +59,6 @@ if TYPE_CHECKING:
 __all__ = ["ScriptedMCPServer"]
 
 _NOT_CONNECTED = "Server not initialized. Make sure you call `connect()` first."
-_INVALID_PARAMS = -32602
-_RESOURCE_NOT_FOUND = -32002
 _UNSET: Any = object()
 
 StepInput = MCPStepSpec | AnyOrder[MCPStepSpec]
@@ -195,14 +191,14 @@ class ScriptedMCPServer(MCPServer):
     @property
     def calls(self) -> tuple[MCPCall, ...]:
         """Every ``call_tool`` call that reached the server, detached, in call order."""
-        return tuple(_copy_call(call) for call in self._calls)
+        return tuple(copy_call(call) for call in self._calls)
 
     @property
     def requests(self) -> tuple[MCPRequest, ...]:
         """Every request that reached the server (tool listings, calls, prompts,
         resources), detached, in order."""
         return tuple(
-            MCPRequest(request.index, request.method, _readonly(detach(dict(request.params))))
+            MCPRequest(request.index, request.method, readonly(detach(dict(request.params))))
             for request in self._requests
         )
 
@@ -238,7 +234,7 @@ class ScriptedMCPServer(MCPServer):
         """
         if self.extra_checks and self._violation is not None:
             raise self._violation
-        self._script.assert_complete(_unconsumed)
+        self._script.assert_complete(unconsumed_steps)
 
     # --- lifecycle ----------------------------------------------------------------------
 
@@ -274,7 +270,7 @@ class ScriptedMCPServer(MCPServer):
 
     def _request(self, method: str, params: dict[str, Any]) -> None:
         self._requests.append(
-            MCPRequest(len(self._requests), method, _readonly(self._detach(params, method)))
+            MCPRequest(len(self._requests), method, readonly(self._detach(params, method)))
         )
 
     def _detach(self, value: Any, name: str) -> Any:
@@ -356,14 +352,14 @@ class ScriptedMCPServer(MCPServer):
         # with nothing recorded or consumed.
         kept_arguments = None if arguments is None else self._detach(dict(arguments), "arguments")
         kept_meta = None if meta is None else self._detach(dict(meta), "meta")
-        call = MCPCall(index, tool_name, _readonly(kept_arguments), _readonly(kept_meta))
+        call = MCPCall(index, tool_name, readonly(kept_arguments), readonly(kept_meta))
         self._calls.append(call)
         self._request("call_tool", {"tool": tool_name, "arguments": kept_arguments})
         tool = self._by_name.get(tool_name)
         if self.extra_checks and tool is not None:
             found = argument_violation(tool, kept_arguments)
             if found is not None:
-                self._fail(_schema_error(call, tool_name, "inputSchema", found, None))
+                self._fail(schema_error(call, tool_name, "inputSchema", found, None))
         step = self._take(call)
         # Consumed synchronously above, before any await: concurrent tool calls consume
         # steps in the order the runner starts them.
@@ -377,13 +373,13 @@ class ScriptedMCPServer(MCPServer):
         if self.extra_checks and tool is not None:
             found = result_violation(tool, result)
             if found is not None:
-                self._fail(_schema_error(call, tool_name, "outputSchema", found, step.input_index))
+                self._fail(schema_error(call, tool_name, "outputSchema", found, step.input_index))
         return result
 
     async def _respond(self, step: Step, call: MCPCall) -> CallToolResult:
         responder: Callable[[MCPCall], Any] = step.value
         try:
-            value = responder(_copy_call(call))
+            value = responder(copy_call(call))
         except TypeError as error:
             if "responder" not in step.unchecked:
                 raise
@@ -410,7 +406,7 @@ class ScriptedMCPServer(MCPServer):
         if not same_tool:
             expected = candidates[0].tool if candidates else None
             self._fail(
-                _unexpected(
+                unexpected_call(
                     call,
                     expected,
                     self.pending_steps,
@@ -423,7 +419,7 @@ class ScriptedMCPServer(MCPServer):
             if self._accepts(step, call):
                 self._script.take_candidate(step)
                 return step
-        self._fail(_rejected(call, same_tool[0].input_index, len(same_tool) if grouped else 0))
+        self._fail(rejected_call(call, same_tool[0].input_index, len(same_tool) if grouped else 0))
 
     def _accepts(self, step: Step, call: MCPCall) -> bool:
         match = step.match
@@ -433,7 +429,7 @@ class ScriptedMCPServer(MCPServer):
             return dict(call.arguments or {}) == match
         # A matcher's own exception propagates as it is and leaves the step pending.
         try:
-            verdict = match(_copy_call(call))
+            verdict = match(copy_call(call))
         except MCPScriptError as error:
             # One of ours (a cassette's request diff): remembered like any violation.
             if self._violation is None:
@@ -469,14 +465,9 @@ class ScriptedMCPServer(MCPServer):
     # --- prompts and resources --------------------------------------------------------------
 
     async def list_prompts(self) -> ListPromptsResult:
-        from mcp.types import ListPromptsResult
-
         self._require_connected()
         self._request("list_prompts", {})
-        return build(
-            ListPromptsResult,
-            {"prompts": [entry.prompt.model_dump(by_alias=True) for entry in self._prompts]},
-        )
+        return serve.list_prompts(self._prompts)
 
     async def get_prompt(
         self, name: str, arguments: dict[str, Any] | None = None
@@ -486,61 +477,26 @@ class ScriptedMCPServer(MCPServer):
             raise _argument("get_prompt(arguments)", "a dict or None", arguments)
         given = {} if arguments is None else self._detach(dict(arguments), "arguments")
         self._request("get_prompt", {"name": name, "arguments": given})
-        entry = next((item for item in self._prompts if item.prompt.name == name), None)
-        if entry is None:
-            raise protocol_error(_INVALID_PARAMS, f"Unknown prompt: {name}")
-        declared = attribute(entry.prompt, "arguments") or ()
-        missing = [
-            argument.name
-            for argument in declared
-            if argument.required and argument.name not in given
-        ]
-        if missing:
-            raise protocol_error(
-                _INVALID_PARAMS, f"Missing required arguments: {', '.join(sorted(missing))}"
-            )
-        if entry.answer is None:
-            raise protocol_error(
-                _INVALID_PARAMS,
-                f"Prompt {name!r} is listed without messages; script it as "
-                f"mcp_prompt({name!r}, messages) to answer get_prompt().",
-            )
-        return entry.result(given)
+        return serve.prompt(self._prompts, name, given)
 
     async def list_resources(self, cursor: str | None = None) -> ListResourcesResult:
-        from mcp.types import ListResourcesResult
-
         self._require_connected()
         self._request("list_resources", {"cursor": cursor})
-        self._no_cursor(cursor)
-        listed = [entry.resource.model_dump(by_alias=True) for entry in self._resources]
-        return build(ListResourcesResult, {"resources": listed})
+        serve.check_cursor(cursor)
+        return serve.list_resources(self._resources)
 
     async def list_resource_templates(
         self, cursor: str | None = None
     ) -> ListResourceTemplatesResult:
-        from mcp.types import ListResourceTemplatesResult
-
         self._require_connected()
         self._request("list_resource_templates", {"cursor": cursor})
-        self._no_cursor(cursor)
-        listed = [template.model_dump(by_alias=True) for template in self._templates]
-        return build(ListResourceTemplatesResult, {"resourceTemplates": listed})
+        serve.check_cursor(cursor)
+        return serve.list_templates(self._templates)
 
     async def read_resource(self, uri: str) -> ReadResourceResult:
         self._require_connected()
         self._request("read_resource", {"uri": str(uri)})
-        entry = next((item for item in self._resources if str(item.resource.uri) == str(uri)), None)
-        result = entry.result() if entry is not None else None
-        if result is None:
-            raise protocol_error(_RESOURCE_NOT_FOUND, f"Resource not found: {uri}")
-        return result
-
-    @staticmethod
-    def _no_cursor(cursor: str | None) -> None:
-        # Every listing fits on its first page, so the server never hands out a cursor.
-        if cursor is not None:
-            raise protocol_error(_INVALID_PARAMS, "Invalid cursor: this server lists one page")
+        return serve.read(self._resources, str(uri))
 
 
 # --- helpers ----------------------------------------------------------------------------
@@ -556,113 +512,3 @@ def _argument(argument: str, expected: str, value: object) -> InvalidMCPArgument
 
 def _copy(tool: Tool) -> Tool:
     return tool.model_copy(deep=True)
-
-
-@overload
-def _readonly(value: dict[str, Any]) -> Mapping[str, Any]: ...
-@overload
-def _readonly(value: dict[str, Any] | None) -> Mapping[str, Any] | None: ...
-def _readonly(value: dict[str, Any] | None) -> Mapping[str, Any] | None:
-    return None if value is None else MappingProxyType(value)
-
-
-def _copy_call(call: MCPCall) -> MCPCall:
-    arguments = None if call.arguments is None else detach(dict(call.arguments))
-    meta = None if call.meta is None else detach(dict(call.meta))
-    return MCPCall(call.call_index, call.tool, _readonly(arguments), _readonly(meta))
-
-
-def _unexpected(
-    call: MCPCall,
-    expected: str | None,
-    pending: tuple[MCPStepSpec, ...],
-    group_tools: tuple[str, ...],
-) -> UnexpectedMCPCall:
-    # Arguments may hold secrets: the message names the tool and the number only.
-    head = f"Unexpected MCP call #{ordinal(call.call_index)} to tool {call.tool!r}"
-    if group_tools:
-        text = (
-            f"{head}; the next position is an any_order() group whose pending members "
-            f"expect {', '.join(map(repr, group_tools))}. {len(pending)} step(s) pending: "
-            "reorder the steps to match the workflow, or fix the workflow."
-        )
-    elif expected is None:
-        text = (
-            f"{head}; no MCP steps remain. Add a step for this call, or find out why the "
-            "workflow made it."
-        )
-    else:
-        text = (
-            f"{head}; expected {expected!r}. {len(pending)} step(s) pending: reorder the steps "
-            "to match the workflow, or fix the workflow."
-        )
-    return UnexpectedMCPCall(
-        text,
-        call=_copy_call(call),
-        call_index=call.call_index,
-        expected_tool=expected,
-        pending_steps=pending,
-        group_tools=group_tools,
-    )
-
-
-def _rejected(call: MCPCall, input_index: int, group_members: int) -> MCPCallMatcherError:
-    number = ordinal(call.call_index)
-    if group_members:
-        what = (
-            f"MCP matchers of the any_order() group (step #{ordinal(input_index)}) rejected "
-            f"call #{number} to tool {call.tool!r} ({group_members} pending member(s) for it)."
-        )
-    else:
-        what = (
-            f"MCP matcher of step #{ordinal(input_index)} rejected call #{number} to tool "
-            f"{call.tool!r}."
-        )
-    return MCPCallMatcherError(
-        f"{what} Fix the matcher or the step order, or inspect the error's call to see what "
-        "the workflow sent.",
-        call=_copy_call(call),
-        call_index=call.call_index,
-        tool=call.tool,
-        input_index=input_index,
-        group_members=group_members,
-    )
-
-
-def _unconsumed(pending: tuple[Step, ...]) -> UnconsumedMCPSteps:
-    tools = ", ".join(repr(step.tool) for step in pending)
-    return UnconsumedMCPSteps(
-        f"{len(pending)} MCP step(s) were never used: {tools}. The workflow ended before "
-        "reaching them; remove them or find out why the workflow stopped early.",
-        pending_steps=tuple(step.spec() for step in pending),
-    )
-
-
-def _schema_error(
-    call: MCPCall, tool: str, schema: Any, found: Violation, input_index: int | None
-) -> MCPSchemaViolation:
-    number = ordinal(call.call_index)
-    if schema == "inputSchema":
-        text = (
-            f"MCP call #{number} to tool {tool!r} breaks the tool's inputSchema at "
-            f"{found.path} (rule: {found.rule}). Fix the arguments the model sends, or the "
-            "tool's schema; the error's detail says what is wrong with the value."
-        )
-    else:
-        text = (
-            f"The result for MCP call #{number} to tool {tool!r} (step "
-            f"#{ordinal(input_index or 0)}) breaks the tool's outputSchema at {found.path} "
-            f"(rule: {found.rule}). Fix the scripted result (json_result() makes structured "
-            "content), or the tool's outputSchema."
-        )
-    return MCPSchemaViolation(
-        text,
-        call=_copy_call(call),
-        call_index=call.call_index,
-        tool=tool,
-        schema=schema,
-        path=found.path,
-        rule=found.rule,
-        detail=found.detail,
-        input_index=input_index,
-    )

@@ -9,7 +9,7 @@ import pytest
 from agents_testing.core import InvalidStepError, any_order
 from agents_testing.mcp import InvalidMCPStep, ScriptedMCPServer, text_result
 
-from .conftest import CONVERT
+from ..conftest import CONVERT
 
 
 async def _async_match(call: object) -> bool:
