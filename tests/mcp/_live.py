@@ -24,6 +24,8 @@ SERVER = Path(__file__).with_name("_rates_server.py")
 # A real client, or a replay of what one recorded: each connects with ``async with``.
 AnyServer = MCPServerStdio | MCPServerStreamableHttp | ScriptedMCPServer
 TIMEOUT = 20.0
+# Starting a server imports the mcp server stack, which is slow on a busy machine.
+STARTUP = 60.0
 
 
 def copy_server(folder: Path) -> Path:
@@ -67,7 +69,7 @@ def serving_http(module: Path = SERVER) -> Iterator[str]:
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + TIMEOUT
+        deadline = time.monotonic() + STARTUP
         while True:
             try:
                 with socket.create_connection(("127.0.0.1", port), timeout=1):
@@ -77,7 +79,8 @@ def serving_http(module: Path = SERVER) -> Iterator[str]:
                     process.kill()
                     _, errors = process.communicate(timeout=TIMEOUT)
                     raise RuntimeError(
-                        f"the MCP server did not start: {errors.decode(errors='replace')}"
+                        f"the MCP server did not listen within {STARTUP:.0f} s: "
+                        f"{errors.decode(errors='replace')}"
                     ) from None
                 time.sleep(0.1)
         yield f"http://127.0.0.1:{port}/mcp"
