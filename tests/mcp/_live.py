@@ -23,7 +23,8 @@ SERVER = Path(__file__).with_name("_rates_server.py")
 
 # A real client, or a replay of what one recorded: each connects with ``async with``.
 AnyServer = MCPServerStdio | MCPServerStreamableHttp | ScriptedMCPServer
-TIMEOUT = 20.0
+# Every wait on a server is bounded; a busy machine may need most of a minute.
+TIMEOUT = 60.0
 # Starting a server imports the mcp server stack, which is slow on a busy machine.
 STARTUP = 60.0
 

@@ -26,11 +26,11 @@ from agents.testing import ScriptedModel, assistant_message, function_call
 
 def real():
     if {url!r}:
-        return MCPServerStreamableHttp(params={{"url": {url!r}, "timeout": 20}}, name="rates")
+        return MCPServerStreamableHttp(params={{"url": {url!r}, "timeout": 60}}, name="rates")
     return MCPServerStdio(
         params={{"command": sys.executable, "args": [{module!r}]}},
         name="rates",
-        client_session_timeout_seconds=20,
+        client_session_timeout_seconds=60,
     )
 
 
