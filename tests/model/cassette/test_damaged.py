@@ -19,7 +19,9 @@ from agents_testing.core import CassetteFormatError
 from agents_testing.model import ModelCassette
 
 ROOT = Path(__file__).resolve().parents[3]
-RECORDED = sorted((ROOT / "examples" / "travel_desk" / "tests" / "cassettes").rglob("*.json"))
+RECORDED = sorted(
+    (ROOT / "examples" / "travel_desk" / "tests" / "cassettes" / "test_recorded").glob("*.json")
+)
 
 _json = st.recursive(
     st.none()
