@@ -109,6 +109,8 @@ def scripted_model_provider(
 
 class ModelCassetteFixture:
     """This test's model cassette: ``model(real)`` / ``provider(real)`` record or replay.
+    # A refusal at teardown is reported at the test function, not in this plugin.
+    __tracebackhide__ = True
 
     In record mode ``none`` (the default, and always under CI) both replay the cassette
     and never touch ``real``; ``once`` records when there is no cassette yet;

@@ -38,6 +38,8 @@ def scripted_sandbox(
 
 class SandboxCassetteFixture:
     """This test's sandbox cassette: ``await session(real)`` records ``real`` or replays.
+    # A refusal at teardown is reported at the test function, not in this plugin.
+    __tracebackhide__ = True
 
     ``real`` is a live session, or a callable returning one (or an awaitable of one), so
     a replay never creates a sandbox. Record modes work as for ``model_cassette``;
