@@ -5,7 +5,7 @@ sub-modules to it. :class:`BridgeFinder` is installed at interpreter start-up: b
 ``import`` line of ``agents-testing-bridge.pth`` up to Python 3.14, and from 3.15 by the
 PEP 829 entry point ``_agents_testing_bridge:start`` in ``agents-testing-bridge.start``
 (whose presence makes Python skip that ``.pth`` import line). It answers only for the
-five bridged names and hands each to ``agents_testing.core._bridge.resolve``, which
+bridged names and hands each to ``agents_testing.core._bridge.resolve``, which
 resolves it against the boundary packages registered under the
 ``agents_testing.boundaries`` entry points. Set
 ``AGENTS_TESTING_BRIDGE=0`` to turn it off.
@@ -43,6 +43,7 @@ BRIDGED_NAMES = frozenset(
         "agents.testing.sandbox",
         "agents.realtime.testing",
         "agents.voice.testing",
+        "agents.mcp.testing",
     }
 )
 
