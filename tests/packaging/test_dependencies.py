@@ -12,7 +12,8 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from importlib.metadata import packages_distributions, version
+from functools import lru_cache
+from importlib.metadata import distributions, version
 from pathlib import Path
 
 import pytest
@@ -68,7 +69,26 @@ def _provided_by(module: str) -> set[str]:
         return {f"agents-testing-{module.split('.')[1]}"}
     if module == "_agents_testing_bridge":
         return {"agents-testing-core"}
-    return {_canonical(name) for name in packages_distributions().get(module, [])}
+    return _providers().get(module, set())
+
+
+@lru_cache(maxsize=1)
+def _providers() -> dict[str, set[str]]:
+    """Top-level module -> distributions, as ``packages_distributions()`` of Python 3.11+.
+
+    Python 3.10's version reads only setuptools' ``top_level.txt``, which wheels built
+    by other backends lack; the files a distribution installed say it on every Python.
+    """
+    found: dict[str, set[str]] = {}
+    for dist in distributions():
+        name = _canonical(dist.metadata["Name"])
+        tops = set((dist.read_text("top_level.txt") or "").split())
+        for file in dist.files or ():
+            if file.suffix == ".py":
+                tops.add(file.parts[0] if len(file.parts) > 1 else file.stem)
+        for top in tops:
+            found.setdefault(top, set()).add(name)
+    return found
 
 
 def _undeclared(package: Path) -> dict[str, list[str]]:
