@@ -419,6 +419,35 @@ async def test_closing_the_stream_early_records_nothing(recorder: Recorder) -> N
 
 
 @pytest.mark.asyncio
+async def test_a_stream_closed_early_closes_its_factory_inside_the_span(
+    recorder: Recorder,
+) -> None:
+    seen_when_closed: list[Any] = []
+
+    async def factory(call: ModelCall) -> AsyncIterator[Any]:
+        try:
+            yield _created()
+            yield _created()
+        finally:
+            seen_when_closed.append(get_current_span())
+
+    model = ScriptedModel([ModelStep.stream(factory)], emit_traces=True)
+
+    with trace("outer"), custom_span("runner work") as outer:
+        stream = model.stream_response(
+            None, "hi", ModelSettings(), [], None, [], ModelTracing.ENABLED
+        )
+        await stream.__anext__()
+        await stream.aclose()  # type: ignore[attr-defined]
+        after = get_current_span()
+
+    generation = _the_generation(recorder)
+    assert [span.span_id for span in seen_when_closed] == [generation.span_id]
+    assert after is outer
+    assert generation.error is None
+
+
+@pytest.mark.asyncio
 async def test_a_factory_failing_to_close_is_recorded(recorder: Recorder) -> None:
     async def factory(call: ModelCall) -> AsyncIterator[Any]:
         try:
