@@ -726,6 +726,24 @@ async def test_item_added_events_announce_in_progress_copies_of_the_items() -> N
     assert events[-1].response.output == output
 
 
+@pytest.mark.asyncio
+async def test_a_streamed_run_sees_in_progress_items_announced_and_the_scripted_ones_done(
+    run: Any,
+) -> None:
+    call = function_call("lookup", {"order_id": "1"}, call_id="c1")
+    output: list[Any] = [_reasoning(), assistant_message("Looking."), call]
+
+    events = await _stream_of(run, output)
+
+    added = [event.item for event in events if event.type == "response.output_item.added"]
+    done = [event.item for event in events if event.type == "response.output_item.done"]
+    thought, message, function = added
+    assert (thought.status, thought.encrypted_content, thought.summary) == ("in_progress", None, [])
+    assert (message.content, message.status) == ([], "in_progress")
+    assert (function.arguments, function.status) == ("", "in_progress")
+    assert done == output
+
+
 def _mutable_parts(value: Any, found: dict[int, Any]) -> None:
     """Every list, dict and model reachable from ``value`` (the keys are their ids)."""
     if isinstance(value, BaseModel):
