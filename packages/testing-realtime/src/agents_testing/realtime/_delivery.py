@@ -1,0 +1,164 @@
+"""The delivery queue: incoming events reach the listeners one delivery after another.
+
+A *delivery* is what one call hands the listeners: a matched step's events (or its
+scripted error), the events of one ``emit()`` or of one ``connect()``. Deliveries run in
+one FIFO, in the order their calls were committed, on a worker task of their own, so a
+caller that is cancelled never cuts a broadcast short. A call made by a listener while
+a delivery is running (from the worker task itself) cannot wait for the queue it is
+part of: its delivery joins the running one's *group*, and the outer call waits for the
+whole group and raises its first error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from typing import Any
+
+from agents.realtime.model import RealtimeModelListener
+
+from ._errors import closed_before_delivery
+
+__all__ = ["DeliveryGroup", "DeliveryQueue"]
+
+
+class DeliveryGroup:
+    """What one outer call waits for: its delivery and every one queued from inside it.
+
+    ``future`` resolves to the group's first error (``None`` when there was none) once
+    the last of them is done.
+    """
+
+    __slots__ = ("error", "future", "pending")
+
+    def __init__(self, future: asyncio.Future[BaseException | None]) -> None:
+        self.future = future
+        self.pending = 1
+        self.error: BaseException | None = None
+
+    def finish(self, error: BaseException | None) -> None:
+        """Count one delivery of the group done, with its error if it had one."""
+        if error is not None and self.error is None:
+            self.error = error
+        self.pending -= 1
+        # The caller may have been cancelled, which cancels the future; the delivery
+        # went on regardless and its outcome has nobody to go to.
+        if not self.pending and not self.future.done():
+            self.future.set_result(self.error)
+
+
+class _Delivery:
+    __slots__ = ("error", "events", "group", "source")
+
+    def __init__(
+        self,
+        events: tuple[Any, ...],
+        error: BaseException | type[BaseException] | None,
+        group: DeliveryGroup,
+        source: str | type,
+    ) -> None:
+        self.events = events
+        self.error = error
+        self.group = group
+        # The call that queued it, for the error of a delivery that could not start.
+        self.source = source
+
+
+class DeliveryQueue:
+    """The model's one FIFO of deliveries and the worker task that runs it.
+
+    ``open`` is whether the model is connected: while it is false, a running broadcast
+    stops before its next listener and a delivery whose turn comes fails. ``worker`` is
+    ``None`` whenever nothing is queued or running.
+    """
+
+    __slots__ = ("_current", "_listeners", "_queue", "open", "worker")
+
+    def __init__(self, listeners: list[RealtimeModelListener]) -> None:
+        self._listeners = listeners
+        self._queue: deque[_Delivery] = deque()
+        self._current: _Delivery | None = None
+        self.open = False
+        self.worker: asyncio.Task[None] | None = None
+
+    def submit(
+        self,
+        events: tuple[Any, ...],
+        error: BaseException | type[BaseException] | None,
+        source: str | type,
+    ) -> DeliveryGroup | None:
+        """Queue one delivery; return the group its caller must wait for.
+
+        ``source`` names the call: the class of the sent event, ``"emit()"`` or
+        ``"connect()"``.
+
+        ``None`` means there is nothing to wait for: either the delivery was queued by a
+        listener (it joins the running delivery's group, whose caller waits for it) or
+        it has nothing to deliver and nothing is queued ahead of it.
+        """
+        worker = self.worker
+        if worker is not None and asyncio.current_task() is worker:
+            current = self._current
+            assert current is not None  # listeners only run inside a delivery
+            current.group.pending += 1
+            self._queue.append(_Delivery(events, error, current.group, source))
+            return None
+        if worker is None and not events and error is None:
+            return None
+        loop = asyncio.get_running_loop()
+        group = DeliveryGroup(loop.create_future())
+        self._queue.append(_Delivery(events, error, group, source))
+        if worker is None:
+            self.worker = loop.create_task(self._run())
+        return group
+
+    async def _run(self) -> None:
+        queue = self._queue
+        try:
+            while queue:
+                delivery = self._current = queue.popleft()
+                delivery.group.finish(await self._broadcast(delivery))
+        except asyncio.CancelledError:
+            # The worker itself was cancelled (the event loop is shutting down): every
+            # caller still waiting gets the cancellation rather than waiting forever.
+            cancelled = asyncio.CancelledError()
+            if self._current is not None:
+                self._current.group.finish(cancelled)
+            while queue:
+                queue.popleft().group.finish(cancelled)
+            raise
+        finally:
+            self._current = None
+            self.worker = None
+
+    async def _broadcast(self, delivery: _Delivery) -> BaseException | None:
+        """Hand the delivery's events to every listener; return its error, if any."""
+        error = delivery.error
+        if error is not None:
+            if isinstance(error, type):
+                try:
+                    return error()
+                except Exception as failure:  # a class that needs arguments
+                    return failure
+            return error
+        if not self.open:
+            source = delivery.source
+            what = source if isinstance(source, str) else f"a {source.__name__} send"
+            return closed_before_delivery(what)
+        listeners = self._listeners
+        for event in delivery.events:
+            # Re-read for every event: a listener may add or remove listeners.
+            for listener in tuple(listeners):
+                if not self.open:
+                    return None  # closed meanwhile: the broadcast stops, without error
+                try:
+                    await listener.on_event(event)
+                except asyncio.CancelledError as failure:
+                    task = asyncio.current_task()
+                    cancelling = getattr(task, "cancelling", None)
+                    if cancelling is None or cancelling():
+                        raise  # the worker itself is being cancelled
+                    return failure  # a listener raised it on its own
+                except Exception as failure:
+                    return failure
+        return None
