@@ -120,7 +120,64 @@ async def test_strict_send_after_the_script_ran_out_reports_no_expectation() -> 
     assert caught.value.actual == RealtimeModelSendInterrupt()
     assert caught.value.expected is None
     assert (caught.value.send_index, caught.value.step_index) == (1, None)
+    assert model.sent_events == (HELLO,)
     model.assert_complete()
+
+
+class PredicateBug(Exception):
+    """What a scripted predicate raises."""
+
+
+def _raising_predicate(event: Any) -> bool:
+    raise PredicateBug("bug in the predicate")
+
+
+@pytest.mark.parametrize("conditional", [False, True], ids=["send_event", "send_event_if"])
+@pytest.mark.parametrize(
+    ("steps", "strict", "error"),
+    [
+        pytest.param(
+            [RealtimeStep(expect=RealtimeModelSendInterrupt)],
+            True,
+            UnexpectedRealtimeSend,
+            id="mismatch",
+        ),
+        pytest.param([], True, UnexpectedRealtimeSend, id="no-step-left"),
+        pytest.param(
+            [RealtimeStep(expect=_raising_predicate)], True, PredicateBug, id="predicate-raises"
+        ),
+        pytest.param(
+            [RealtimeStep(expect=_raising_predicate)],
+            False,
+            PredicateBug,
+            id="predicate-raises-not-strict",
+        ),
+    ],
+)
+@pytest.mark.asyncio
+async def test_a_rejected_send_is_not_recorded_consumes_nothing_and_delivers_nothing(
+    steps: list[RealtimeStep], strict: bool, error: type[Exception], conditional: bool
+) -> None:
+    model = ScriptedRealtimeModel(
+        [*steps, RealtimeStep(expect=HELLO, emit=[delta("late")])] if steps else [],
+        strict=strict,
+    )
+    delivered: list[Any] = []
+
+    class Recorder:
+        async def on_event(self, event: Any) -> None:
+            delivered.append(event)
+
+    model.add_listener(Recorder())  # type: ignore[arg-type]
+    remaining = model.remaining_steps
+    await model.connect({})
+
+    send = model.send_event_if(HELLO, lambda: True) if conditional else model.send_event(HELLO)
+    with pytest.raises(error):
+        await send
+
+    assert (model.sent_events, model.remaining_steps, delivered) == ((), remaining, [])
+    assert model._delivery_worker is None
 
 
 @pytest.mark.asyncio
@@ -287,6 +344,44 @@ async def test_connect_error_fails_session_entry_and_leaves_the_model_disconnect
     assert "before connect()" in str(caught.value)
     assert model.sent_events == ()
     assert model.remaining_steps == 1
+
+
+@pytest.mark.asyncio
+async def test_close_error_is_raised_by_every_close_that_ends_an_open_connection() -> None:
+    failure = OSError("close handshake failed")
+    model = ScriptedRealtimeModel(close_error=failure)
+    runner = runner_for(model)
+
+    for closes in (1, 2):
+        with pytest.raises(OSError, match="close handshake failed") as caught:
+            async with await runner.run():
+                assert model.connected is True
+        assert caught.value is failure
+        assert (model.connected, model.closed, model.close_calls) == (False, True, closes)
+
+    # Closing a model that is not connected only counts the call.
+    await model.close()
+    assert (model.closed, model.close_calls) == (True, 3)
+
+
+def test_connect_events_with_a_connect_error_are_refused_before_the_steps_are_read() -> None:
+    def steps() -> Any:
+        raise AssertionError("the steps were read")
+        yield
+
+    for extra_checks in (False, True):
+        with pytest.raises(ValueError, match="both connect events and a connect error") as caught:
+            ScriptedRealtimeModel(
+                steps(),
+                connect_events=[delta("welcome")],
+                connect_error=ConnectionRefusedError("no"),
+                extra_checks=extra_checks,
+            )
+        assert isinstance(caught.value, InvalidRealtimeStep)
+        assert (caught.value.reason, caught.value.field) == (
+            "conflicting_outcomes",
+            "connect_events",
+        )
 
 
 @pytest.mark.asyncio

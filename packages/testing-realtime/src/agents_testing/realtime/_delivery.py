@@ -3,10 +3,11 @@
 A *delivery* is what one call hands the listeners: a matched step's events (or its
 scripted error), the events of one ``emit()`` or of one ``connect()``. Deliveries run in
 one FIFO, in the order their calls were committed, on a worker task of their own, so a
-caller that is cancelled never cuts a broadcast short. A call made by a listener while
-a delivery is running (from the worker task itself) cannot wait for the queue it is
-part of: its delivery joins the running one's *group*, and the outer call waits for the
-whole group and raises its first error.
+caller that is cancelled never cuts a broadcast short. The worker starts eagerly: a
+delivery whose listeners do not wait on anything is done before its call returns. A
+call made by a listener while a delivery is running (from the worker task itself)
+cannot wait for the queue it is part of: its delivery joins the running one's *group*,
+and the outer call waits for the whole group and raises its first error.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 from agents.realtime.model import RealtimeModelListener
 
+from ._eager import start_eagerly
 from ._errors import closed_before_delivery
 
 __all__ = ["DeliveryGroup", "DeliveryQueue"]
@@ -35,6 +37,13 @@ class DeliveryGroup:
         self.future = future
         self.pending = 1
         self.error: BaseException | None = None
+
+    async def outcome(self) -> BaseException | None:
+        """Wait until every delivery of the group is done; return its first error."""
+        future = self.future
+        if future.done():  # delivered while the call was queueing it: nothing to wait for
+            return future.result()
+        return await future
 
     def finish(self, error: BaseException | None) -> None:
         """Count one delivery of the group done, with its error if it had one."""
@@ -109,11 +118,18 @@ class DeliveryQueue:
         group = DeliveryGroup(loop.create_future())
         self._queue.append(_Delivery(events, error, group, source))
         if worker is None:
-            self.worker = loop.create_task(self._run())
+            # Most deliveries are done within the worker's first step, before this
+            # returns; a worker that has to wait goes on as a task of its own.
+            task = start_eagerly(loop, self._run())
+            if task is not None:
+                self.worker = task
         return group
 
     async def _run(self) -> None:
         queue = self._queue
+        # The task running this step: a listener's own calls are told apart by it. (Before
+        # Python 3.12 the first step runs as part of the caller's task, see _eager.)
+        self.worker = asyncio.current_task()
         try:
             while queue:
                 delivery = self._current = queue.popleft()

@@ -195,7 +195,7 @@ class ScriptedRealtimeModel(RealtimeModel):
         if group is None:
             return
         try:
-            failure = await group.future
+            failure = await group.outcome()
         except BaseException:
             # Cancelled: the connect failed as far as the caller can tell.
             self._disconnect()
@@ -222,7 +222,7 @@ class ScriptedRealtimeModel(RealtimeModel):
         """
         group = self._commit(event)
         if group is not None:
-            failure = await group.future
+            failure = await group.outcome()
             if failure is not None:
                 raise failure
 
@@ -238,7 +238,7 @@ class ScriptedRealtimeModel(RealtimeModel):
             return False
         group = self._commit(event)
         if group is not None:
-            failure = await group.future
+            failure = await group.outcome()
             if failure is not None:
                 raise failure
         return True
@@ -274,7 +274,7 @@ class ScriptedRealtimeModel(RealtimeModel):
             copies = tuple(detach_model_event(event, wrap_errors=False) for event in events)
         group = self._deliveries.submit(copies, None, "emit()")
         if group is not None:
-            failure = await group.future
+            failure = await group.outcome()
             if failure is not None:
                 raise failure
 
