@@ -318,6 +318,28 @@ async def test_a_mismatched_send_from_a_listener_raises_right_there() -> None:
 
 
 @pytest.mark.asyncio
+async def test_a_listener_that_closes_the_model_and_then_sends_is_refused_right_there() -> None:
+    model = ScriptedRealtimeModel(
+        [RealtimeStep(expect=HELLO, emit=[ONE]), RealtimeStep(expect=BYE, emit=[TWO])]
+    )
+
+    async def close_then_send() -> None:
+        await model.close()
+        await model.send_event(BYE)
+
+    closer = Reacting(close_then_send)
+    await connected(model, closer)
+
+    await bounded(model.send_event(HELLO))
+
+    (error,) = closer.outcome
+    assert isinstance(error, RealtimeScriptError)
+    assert "Cannot send an event while the scripted model is disconnected" in str(error)
+    assert (model.sent_events, model.remaining_steps) == ((HELLO,), 1)
+    assert closer.events == [ONE]
+
+
+@pytest.mark.asyncio
 async def test_emit_from_a_listener_is_deferred_and_awaited_by_the_outer_call() -> None:
     model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO, emit=[ONE])])
     emitter = Reacting(lambda: model.emit(TWO))
@@ -624,7 +646,6 @@ async def test_a_session_whose_connect_events_fail_leaves_the_model_closed() -> 
 
     assert caught.value is failure
     assert (model.connected, model.closed) == (False, True)
-    assert model.listeners == (failing,)
 
 
 # -- emit() copies when called ------------------------------------------------------------

@@ -201,7 +201,7 @@ def _check_predicate(expect: Callable[..., Any], where: str) -> None:
         raise _invalid_expect(
             where,
             f"the predicate {_name(expect)} cannot be called with one argument (the sent "
-            f"event); its signature is {safe_repr(signature, 80)}",
+            f"event); its parameters are ({', '.join(signature.parameters)})",
         ) from None
 
 
