@@ -27,33 +27,37 @@ __all__ = ["DeliveryGroup", "DeliveryQueue"]
 class DeliveryGroup:
     """What one outer call waits for: its delivery and every one queued from inside it.
 
-    ``future`` resolves to the group's first error (``None`` when there was none) once
-    the last of them is done.
+    ``done`` once the last of them is over; ``error`` is the first error among them.
     """
 
-    __slots__ = ("error", "future", "pending")
+    __slots__ = ("_future", "done", "error", "pending")
 
-    def __init__(self, future: asyncio.Future[BaseException | None]) -> None:
-        self.future = future
+    def __init__(self) -> None:
         self.pending = 1
+        self.done = False
         self.error: BaseException | None = None
+        # Made only when the caller has to wait: most deliveries are over before that.
+        self._future: asyncio.Future[None] | None = None
 
     async def outcome(self) -> BaseException | None:
         """Wait until every delivery of the group is done; return its first error."""
-        future = self.future
-        if future.done():  # delivered while the call was queueing it: nothing to wait for
-            return future.result()
-        return await future
+        if not self.done:
+            self._future = asyncio.get_running_loop().create_future()
+            await self._future
+        return self.error
 
     def finish(self, error: BaseException | None) -> None:
         """Count one delivery of the group done, with its error if it had one."""
         if error is not None and self.error is None:
             self.error = error
         self.pending -= 1
-        # The caller may have been cancelled, which cancels the future; the delivery
-        # went on regardless and its outcome has nobody to go to.
-        if not self.pending and not self.future.done():
-            self.future.set_result(self.error)
+        if not self.pending:
+            self.done = True
+            future = self._future
+            # A cancelled caller cancelled its future: the delivery went on regardless,
+            # and its outcome has nobody to go to.
+            if future is not None and not future.done():
+                future.set_result(None)
 
 
 class _Delivery:
@@ -114,13 +118,12 @@ class DeliveryQueue:
             return None
         if worker is None and not events and error is None:
             return None
-        loop = asyncio.get_running_loop()
-        group = DeliveryGroup(loop.create_future())
+        group = DeliveryGroup()
         self._queue.append(_Delivery(events, error, group, source))
         if worker is None:
             # Most deliveries are done within the worker's first step, before this
             # returns; a worker that has to wait goes on as a task of its own.
-            task = start_eagerly(loop, self._run())
+            task = start_eagerly(asyncio.get_running_loop(), self._run())
             if task is not None:
                 self.worker = task
         return group

@@ -61,11 +61,7 @@ def _step_list(steps: object) -> list[object]:
     return list(steps)
 
 
-def _not_a_step(index: int, item: object) -> str:
-    return (
-        f"item {index + 1} is a {type(item).__name__}; wrap each expected send in "
-        "RealtimeStep(expect=..., emit=...)"
-    )
+_WRAP_IT = "wrap each expected send in RealtimeStep(expect=..., emit=...)"
 
 
 class ScriptedRealtimeModel(RealtimeModel):
@@ -150,13 +146,13 @@ class ScriptedRealtimeModel(RealtimeModel):
             elif isinstance(item, RealtimeStep):
                 entries.append(self._hold(item, f"step {index + 1}: "))
             else:
-                raise invalid_step("invalid_input", index, "steps", _not_a_step(index, item))
+                detail = f"item {index + 1} is a {type(item).__name__}; {_WRAP_IT}"
+                raise invalid_step("invalid_input", index, "steps", detail)
         return entries
 
     def _member(self, index: int, position: int, member: object) -> _Scripted:
         if not isinstance(member, RealtimeStep):
-            detail = _not_a_step(index, member).split("; ", 1)[1]
-            problem = member_problem(position, f"a {type(member).__name__}; {detail}")
+            problem = member_problem(position, f"a {type(member).__name__}; {_WRAP_IT}")
             raise invalid_step("invalid_input", index, "steps", problem)
         return self._hold(member, f"step {index + 1}, any_order() member {position + 1}: ")
 
@@ -195,7 +191,7 @@ class ScriptedRealtimeModel(RealtimeModel):
         if group is None:
             return
         try:
-            failure = await group.outcome()
+            failure = group.error if group.done else await group.outcome()
         except BaseException:
             # Cancelled: the connect failed as far as the caller can tell.
             self._disconnect()
@@ -222,7 +218,7 @@ class ScriptedRealtimeModel(RealtimeModel):
         """
         group = self._commit(event)
         if group is not None:
-            failure = await group.outcome()
+            failure = group.error if group.done else await group.outcome()
             if failure is not None:
                 raise failure
 
@@ -238,7 +234,7 @@ class ScriptedRealtimeModel(RealtimeModel):
             return False
         group = self._commit(event)
         if group is not None:
-            failure = await group.outcome()
+            failure = group.error if group.done else await group.outcome()
             if failure is not None:
                 raise failure
         return True
@@ -274,7 +270,7 @@ class ScriptedRealtimeModel(RealtimeModel):
             copies = tuple(detach_model_event(event, wrap_errors=False) for event in events)
         group = self._deliveries.submit(copies, None, "emit()")
         if group is not None:
-            failure = await group.outcome()
+            failure = group.error if group.done else await group.outcome()
             if failure is not None:
                 raise failure
 
