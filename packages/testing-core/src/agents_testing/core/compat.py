@@ -446,3 +446,33 @@ def default_model_name() -> str:
 
 
 __all__ += ["current_agent_name", "default_model_name"]
+
+
+# --- MCP boundary ---
+
+__all__ += ["mcp_error_results_keep_content", "mcp_server_options"]
+
+
+@lru_cache(maxsize=1)
+def mcp_server_options() -> frozenset[str]:
+    """The keyword options ``agents.mcp.MCPServer.__init__`` takes on the installed SDK.
+
+    0.14 to 0.16 take ``use_structured_content``, ``require_approval``,
+    ``failure_error_function`` and ``tool_meta_resolver``; 0.17 adds
+    ``custom_data_extractor``; later releases add ``tool_input_guardrails`` and
+    ``tool_output_guardrails``. The abstract methods (``connect``, ``cleanup``, ``name``,
+    ``list_tools``, ``call_tool``, ``list_prompts``, ``get_prompt``) and the resource
+    methods are the same on every supported release.
+    """
+    import inspect
+
+    from agents.mcp import MCPServer
+
+    parameters = inspect.signature(MCPServer.__init__).parameters
+    return frozenset(name for name in parameters if name != "self")
+
+
+def mcp_error_results_keep_content() -> bool:
+    """Whether, with ``use_structured_content``, a result flagged ``isError`` still reaches
+    the model as its text content (0.20+); earlier releases send its structured content."""
+    return sdk_at_least(0, 20)
