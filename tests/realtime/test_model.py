@@ -545,7 +545,7 @@ def test_steps_that_are_not_a_sequence_of_steps_are_rejected(steps: Any) -> None
 
 
 @pytest.mark.asyncio
-async def test_scripted_events_are_snapshotted_when_the_step_is_built() -> None:
+async def test_scripted_events_are_snapshotted_when_the_model_is_built() -> None:
     reply = delta("original")
     greeting = delta("welcome", item_id="item_0")
     events = [reply]
