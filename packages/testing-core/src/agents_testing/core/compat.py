@@ -13,6 +13,7 @@ __all__ = [
     "MINIMUM_SDK",
     "function_arguments_done_has_name",
     "has_builtin_testing",
+    "has_tool_decorator",
     "model_response_has_raw_usage",
     "sdk_at_least",
     "sdk_version",
@@ -47,50 +48,105 @@ def has_builtin_testing() -> bool:
     return sdk_at_least(0, 21)
 
 
+def has_tool_decorator() -> bool:
+    """Whether the installed SDK has ``agents.decorators.tool`` (0.19.0 and later)."""
+    return sdk_at_least(0, 19)
+
+
 # --- Real provider models and the global tracing switch (used by the pytest plugin) ---
 
 __all__ += ["TracingState", "capture_tracing_state", "provider_model_methods"]
 
-# The SDK models that send requests to a provider, with the public methods through
-# which every request starts. Subclasses (``OpenAIResponsesWSModel``, the SIP realtime
-# model, ...) reach the provider through these same methods. Identical from 0.14 to
-# 0.24; a release that moves or renames one gets its entry here.
-_PROVIDER_MODEL_METHODS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    (
-        "agents.models.openai_responses",
-        "OpenAIResponsesModel",
-        ("get_response", "stream_response"),
-    ),
-    (
-        "agents.models.openai_chatcompletions",
-        "OpenAIChatCompletionsModel",
-        ("get_response", "stream_response"),
-    ),
-    ("agents.realtime.openai_realtime", "OpenAIRealtimeWebSocketModel", ("connect",)),
-    ("agents.voice.models.openai_stt", "OpenAISTTModel", ("transcribe", "create_session")),
-    ("agents.voice.models.openai_tts", "OpenAITTSModel", ("run",)),
+# The SDK's model interfaces, each with the methods through which every request of its
+# implementations starts (the rest of an interface works on a connection one of these
+# made). The same from 0.14 to 0.24; the implementations are found, not listed: every
+# subclass the SDK defines, so that LiteLLM, any-llm, the websocket transports and the
+# models of later releases are covered as soon as their module is imported.
+_MODEL_INTERFACES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("agents.models.interface", "Model", ("get_response", "stream_response")),
+    ("agents.realtime.model", "RealtimeModel", ("connect",)),
+    ("agents.voice.model", "STTModel", ("transcribe", "create_session")),
+    ("agents.voice.model", "TTSModel", ("run",)),
 )
 
 
-@lru_cache(maxsize=1)
-def provider_model_methods() -> tuple[tuple[type, tuple[str, ...]], ...]:
-    """The installed SDK's provider-backed model classes with their request methods.
+def model_interfaces() -> tuple[tuple[type, tuple[str, ...]], ...]:
+    """The SDK's model interfaces with their request methods (``Model``: ``get_response``, ...).
 
-    Classes whose module cannot be imported (the realtime or voice extra is not
-    installed) are left out: code in that environment cannot use them either.
+    Interfaces whose module cannot be imported (the realtime or voice extra is missing)
+    are left out: nothing in that environment can implement them.
     """
     from importlib import import_module
 
     found: list[tuple[type, tuple[str, ...]]] = []
-    for module_name, class_name, methods in _PROVIDER_MODEL_METHODS:
+    for module_name, class_name, methods in _MODEL_INTERFACES:
         try:
             module = import_module(module_name)
         except ImportError:
             continue
         cls = getattr(module, class_name, None)
         if isinstance(cls, type):
-            found.append((cls, tuple(name for name in methods if name in vars(cls))))
+            found.append((cls, methods))
     return tuple(found)
+
+
+def is_provider_model(cls: type) -> bool:
+    """Whether ``cls`` is a model the SDK itself defines (not one of its testing doubles)."""
+    module = getattr(cls, "__module__", "") or ""
+    parts = module.split(".")
+    return parts[0] == "agents" and not any(part.startswith("testing") for part in parts)
+
+
+def provider_model_methods() -> tuple[tuple[type, tuple[str, ...]], ...]:
+    """The SDK's provider-backed model classes imported so far, with the request methods
+    each defines itself (inherited ones are covered on the class that defines them).
+
+    Found by walking the subclasses of :func:`model_interfaces`, so a release that adds a
+    model needs no entry here. Optional integrations (LiteLLM, any-llm) appear once their
+    module has been imported, which needs their package.
+    """
+    found: list[tuple[type, tuple[str, ...]]] = []
+    seen: set[type] = set()
+    for interface, methods in model_interfaces():
+        pending: list[type] = list(interface.__subclasses__())
+        while pending:
+            cls = pending.pop()
+            if cls in seen:
+                continue
+            seen.add(cls)
+            pending.extend(cls.__subclasses__())
+            own = tuple(name for name in methods if name in vars(cls))
+            if own and is_provider_model(cls):
+                found.append((cls, own))
+    return tuple(found)
+
+
+# Model-name prefixes that the SDK's ``MultiProvider`` hands to optional integrations,
+# with the model class each one makes. Without the integration's package, asking for
+# such a model raises ImportError before any request could be blocked.
+_OPTIONAL_PREFIXES: dict[str, str] = {"litellm": "LitellmModel", "any-llm": "AnyLLMModel"}
+
+
+def multi_provider_fallback() -> tuple[type, str, dict[str, str]] | None:
+    """``MultiProvider``, its method making the provider for a prefix, and the optional
+    prefixes with their model class names; ``None`` where the SDK routes no prefixes.
+
+    The method is private (``_get_fallback_provider``, the same from 0.14 to 0.24).
+    """
+    try:
+        from agents.models.multi_provider import MultiProvider
+    except ImportError:
+        return None
+    if "_get_fallback_provider" not in vars(MultiProvider):
+        return None
+    return MultiProvider, "_get_fallback_provider", dict(_OPTIONAL_PREFIXES)
+
+
+__all__ += [
+    "is_provider_model",
+    "model_interfaces",
+    "multi_provider_fallback",
+]
 
 
 # Where a provider makes its default client: ``AsyncOpenAI()`` raises "Missing
@@ -281,13 +337,16 @@ __all__ += ["realtime_has_conditional_send", "realtime_has_output_text_events"]
 
 
 def realtime_has_output_text_events() -> bool:
-    """Whether ``agents.realtime`` has ``RealtimeModelOutputTextDeltaEvent`` (0.20 and later)."""
-    return sdk_at_least(0, 20)
+    """Whether ``agents.realtime`` has ``RealtimeModelOutputTextDeltaEvent`` (0.19.3 and later)."""
+    return sdk_at_least(0, 19, 3)
 
 
 def realtime_has_conditional_send() -> bool:
-    """Whether sessions send guardrail feedback through ``RealtimeModel.send_event_if`` (0.20+)."""
-    return sdk_at_least(0, 20)
+    """Whether sessions send guardrail feedback through ``RealtimeModel.send_event_if``.
+
+    The session and the model method arrived together in 0.19.3.
+    """
+    return sdk_at_least(0, 19, 3)
 
 
 # --- Sandbox boundary ---

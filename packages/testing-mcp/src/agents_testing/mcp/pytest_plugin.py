@@ -13,7 +13,11 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import pytest
 
-from agents_testing.core.cassette_pytest import CassetteOptions, finish_cassette
+from agents_testing.core.cassette_pytest import (
+    CassetteOptions,
+    finish_cassette,
+    register_cassette_fixture,
+)
 from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
@@ -23,6 +27,7 @@ if TYPE_CHECKING:
 
 # The record-mode option and the cassette marker, shared with the other boundaries.
 pytest_plugins = ["agents_testing.core.cassette_pytest"]
+register_cassette_fixture("mcp_cassette", "mcp")
 
 _REPLAYS = pytest.StashKey[list["ScriptedMCPServer"]]()
 S = TypeVar("S", bound="MCPServer")
@@ -70,6 +75,7 @@ class MCPCassetteFixture:
         from agents_testing.mcp import MCPCassette
 
         self._item = item
+        self._options = options
         self.mode = options.mode
         self.cassette: MCPCassette = MCPCassette(options.path, **options.settings)
         self.replaying: ScriptedMCPServer | None = None
@@ -86,10 +92,8 @@ class MCPCassetteFixture:
     def server(self, real: S | Callable[[], S], **options: Any) -> S | ScriptedMCPServer: ...
     def server(self, real: Any = None, **options: Any) -> Any:
         """The server for this test: ``real`` recorded, or the cassette replayed."""
-        records = self.mode in ("all", "new_episodes") or (
-            self.mode == "once" and not self.cassette.exists
-        )
-        if not records:
+        if not self._options.records(self.cassette.exists):
+            self._options.check_replayable()
             self.replaying = self.cassette.replay(**options)
             self._item.stash.setdefault(_REPLAYS, []).append(self.replaying)
             return self.replaying
@@ -115,8 +119,14 @@ def _is_server(value: object) -> bool:
 
 
 @pytest.fixture
-def mcp_cassette(request: pytest.FixtureRequest) -> Iterator[MCPCassetteFixture]:
-    """This test's MCP cassette (``@pytest.mark.agents_cassette`` configures it)."""
+def mcp_cassette(
+    request: pytest.FixtureRequest, _agents_testing_doubles: ScriptedDoubles
+) -> Iterator[MCPCassetteFixture]:
+    """This test's MCP cassette (``@pytest.mark.agents_cassette`` configures it).
+
+    SDK tracing is off for the test, as with every fixture of ours (unless
+    ``@pytest.mark.agents_testing(disable_tracing=False)``).
+    """
     assert isinstance(request.node, pytest.Item)
     fixture = MCPCassetteFixture(request.node, CassetteOptions.for_item(request.node, "mcp"))
     yield fixture

@@ -19,10 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from agents_testing.core.cassette import (
+    AllowedSecret,
     CassetteFormatError,
     CassetteSecretError,
     Scrubber,
+    allowed_secret_problem,
     dump_cassette,
+    iter_cassette,
     read_cassette,
     scan_for_secrets,
     scrub,
@@ -47,9 +50,9 @@ _PACKAGES = ("openai-agents", "mcp", "agents-testing-mcp")
 class MCPCassette:
     """The MCP cassette file of one test.
 
-    ``scrubbers``, ``secrets`` and ``allow_secrets`` work as for ``ModelCassette``: every
-    recorded string goes through the scrubbers, and a secret-shaped string left in the
-    recording (or one of ``secrets``) stops the write.
+    ``scrubbers``, ``secrets``, ``allowed_secrets`` and ``allow_secrets`` work as for
+    ``ModelCassette``: every recorded string goes through the scrubbers, and a secret left
+    in the recording (or one of ``secrets``) stops the write unless it is allowed.
     """
 
     def __init__(
@@ -59,11 +62,17 @@ class MCPCassette:
         scrubbers: Sequence[Scrubber] = (),
         secrets: Iterable[str] = (),
         allow_secrets: bool = False,
+        allowed_secrets: Iterable[AllowedSecret] = (),
     ) -> None:
         self.path = Path(path)
         self.scrubbers = tuple(scrubbers)
         self.secrets = tuple(secrets)
         self.allow_secrets = bool(allow_secrets)
+        self.allowed_secrets = tuple(allowed_secrets)
+        for entry in self.allowed_secrets:
+            problem = allowed_secret_problem(entry)
+            if problem is not None:
+                raise CassetteFormatError(None, f"invalid allowed secret: {problem}.")
         self._recorder: Recorder | None = None
 
     @property
@@ -80,21 +89,28 @@ class MCPCassette:
         self._recorder = recorder
         return server
 
-    def dumps(self) -> str:
-        """The cassette text :meth:`save` would write; raises ``CassetteSecretError``."""
+    def _checked_calls(self) -> list[Any]:
+        """The recording, scrubbed; raises ``CassetteSecretError``."""
         if self._recorder is None:
             raise CassetteFormatError(str(self.path), "nothing was recorded; call record() first.")
-        calls = scrub([self._recorder.header(), *self._recorder.calls], self.scrubbers)
+        calls: list[Any] = scrub([self._recorder.header(), *self._recorder.calls], self.scrubbers)
         if not self.allow_secrets:
             live = [*self.secrets, *filter(None, [os.environ.get("OPENAI_API_KEY")])]
-            findings = scan_for_secrets(calls, live_secrets=live, root="calls")
+            findings = scan_for_secrets(
+                calls, live_secrets=live, root="calls", allowed=self.allowed_secrets
+            )
             if findings:
                 raise CassetteSecretError(str(self.path), findings)
-        return dump_cassette(BOUNDARY, calls, packages=_PACKAGES)
+        return calls
+
+    def dumps(self) -> str:
+        """The cassette text :meth:`save` would write; raises ``CassetteSecretError``."""
+        return dump_cassette(BOUNDARY, self._checked_calls(), packages=_PACKAGES)
 
     def save(self) -> None:
-        """Scan the recording for secrets and write the cassette file."""
-        write_cassette(self.path, self.dumps())
+        """Scan the recording for secrets and write the cassette file atomically."""
+        calls = self._checked_calls()
+        write_cassette(self.path, iter_cassette(BOUNDARY, calls, packages=_PACKAGES))
 
     def replay(self, *, extra_checks: bool = True, **options: Any) -> ScriptedMCPServer:
         """The cassette as a :class:`ScriptedMCPServer`, one step per recorded tool call.
