@@ -228,21 +228,62 @@ async def test_a_listener_error_is_raised_by_the_call_whose_delivery_it_broke() 
     assert model._delivery_worker is None
 
 
+class Halt(BaseException):
+    """An exception outside ``Exception``, as some frameworks raise to unwind."""
+
+
+@pytest.mark.parametrize("waits", [False, True], ids=["at-once", "after-waiting"])
+@pytest.mark.asyncio
+async def test_a_listener_raising_a_base_exception_fails_its_caller_instead_of_hanging(
+    waits: bool,
+) -> None:
+    halt = Halt("unwind")
+
+    class Halting(RealtimeModelListener):
+        async def on_event(self, event: Any) -> None:
+            if waits:
+                await asyncio.sleep(0)
+            raise halt
+
+    model = ScriptedRealtimeModel(
+        [RealtimeStep(expect=HELLO, emit=[ONE]), RealtimeStep(expect=BYE, emit=[TWO])]
+    )
+    halting, recorder = Halting(), Recorder()
+    await connected(model, halting, recorder)
+
+    with pytest.raises(Halt) as caught:
+        await bounded(model.send_event(HELLO))
+
+    assert caught.value is halt
+    assert recorder.events == []
+    assert model._delivery_worker is None
+    model.remove_listener(halting)
+    await bounded(model.send_event(BYE))  # the queue goes on
+    assert recorder.events == [TWO]
+
+
 # -- re-entrant calls ----------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("conditional", [False, True], ids=["send_event", "send_event_if"])
 @pytest.mark.asyncio
-async def test_a_send_from_a_listener_returns_at_once_and_its_reply_follows_the_event() -> None:
+async def test_a_send_from_a_listener_returns_at_once_and_its_reply_follows_the_event(
+    conditional: bool,
+) -> None:
     model = ScriptedRealtimeModel(
         [RealtimeStep(expect=HELLO, emit=[ONE])], connect_events=[GREETING]
     )
-    sender = Reacting(lambda: model.send_event(HELLO))
+    sender = Reacting(
+        (lambda: model.send_event_if(HELLO, lambda: True))
+        if conditional
+        else (lambda: model.send_event(HELLO))
+    )
     recorder = Recorder()
 
     await connected(model, sender, recorder)
 
     # connect() returned only after the reply, which reached both listeners after the greeting.
-    assert sender.outcome == [None]
+    assert sender.outcome == [True if conditional else None]
     assert sender.events == recorder.events == [GREETING, ONE]
     assert model.remaining_steps == 0
 
@@ -412,6 +453,30 @@ async def test_cancelling_a_sender_whose_delivery_is_still_queued_delivers_it_al
 
 
 @pytest.mark.asyncio
+async def test_cancelling_an_emit_caller_never_cancels_its_delivery_nor_the_ones_after_it() -> None:
+    second_committed = asyncio.Event()
+    model = ScriptedRealtimeModel(
+        [RealtimeStep(expect=committed(second_committed, BYE), emit=[TWO])]
+    )
+    blocker, recorder = Blocker(), Recorder()
+    await connected(model, blocker, recorder)
+
+    emitting = asyncio.ensure_future(model.emit(ONE))
+    await bounded(blocker.entered.wait())
+    sending = asyncio.ensure_future(model.send_event(BYE))
+    await bounded(second_committed.wait())
+    emitting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await bounded(emitting)
+    assert recorder.events == []
+
+    blocker.release.set()
+    await bounded(sending)
+    assert blocker.events == recorder.events == [ONE, TWO]
+    assert emitting.cancelled()
+
+
+@pytest.mark.asyncio
 async def test_a_session_send_cancelled_while_its_tool_runs_lets_the_tool_finish() -> None:
     entered, release = asyncio.Event(), asyncio.Event()
 
@@ -486,6 +551,27 @@ async def test_close_stops_the_broadcast_before_the_next_listener_and_fails_what
     assert recorder.events == []
     # Both sends stay recorded and their steps consumed.
     assert (model.sent_events, model.remaining_steps) == ((HELLO, BYE), 0)
+
+
+@pytest.mark.asyncio
+async def test_an_emit_queued_behind_a_delivery_fails_after_close_and_delivers_nothing() -> None:
+    model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO, emit=[ONE])])
+    blocker, recorder = Blocker(), Recorder()
+    await connected(model, blocker, recorder)
+
+    first = asyncio.ensure_future(model.send_event(HELLO))
+    await bounded(blocker.entered.wait())
+    emitting = asyncio.ensure_future(model.emit(TWO))
+    await asyncio.sleep(0)  # emit() has queued its copies
+    await model.close()
+    blocker.release.set()
+
+    await bounded(first)  # returns normally
+    with pytest.raises(RealtimeScriptError, match="disconnected") as caught:
+        await bounded(emitting)
+    assert "emit()" in str(caught.value)
+    assert blocker.events == [ONE]
+    assert recorder.events == []
 
 
 @pytest.mark.asyncio
@@ -569,6 +655,70 @@ async def test_connect_is_refused_at_once_while_an_old_delivery_is_pending() -> 
     await bounded(model.connect({}))
     assert (model.connected, model.closed, len(model.connect_calls)) == (True, False, 2)
     assert blocker.events == [GREETING, GREETING]
+
+
+@pytest.mark.parametrize("pending", ["send", "emit"])
+@pytest.mark.asyncio
+async def test_connect_is_refused_while_a_delivery_closed_mid_broadcast_is_still_running(
+    pending: str,
+) -> None:
+    model = ScriptedRealtimeModel(
+        [RealtimeStep(expect=HELLO, emit=[ONE])], connect_events=[GREETING]
+    )
+    recorder = Recorder()
+    await connected(model, recorder)
+    blocker = Blocker()
+    model.add_listener(blocker)
+
+    delivering = asyncio.ensure_future(
+        model.send_event(HELLO) if pending == "send" else model.emit(ONE)
+    )
+    await bounded(blocker.entered.wait())
+    await model.close()
+    assert (model.connected, model.closed) == (False, True)
+    for _ in range(2):
+        with pytest.raises(AssertionError, match="Already connected"):
+            await bounded(model.connect({}))
+    assert len(model.connect_calls) == 1
+    assert recorder.events == [GREETING, ONE]
+    assert blocker.events == [ONE]
+
+    blocker.release.set()
+    await bounded(delivering)  # returns normally
+    assert model._delivery_worker is None
+    await bounded(model.connect({}))
+    assert (model.connected, model.closed, len(model.connect_calls)) == (True, False, 2)
+    assert recorder.events == [GREETING, ONE, GREETING]
+    assert blocker.events == [ONE, GREETING]
+
+
+@pytest.mark.asyncio
+async def test_a_new_session_is_refused_at_once_while_the_last_ones_delivery_runs() -> None:
+    model = ScriptedRealtimeModel(
+        [RealtimeStep(expect=HELLO, emit=[ONE])], connect_events=[GREETING]
+    )
+    runner = runner_for(model)
+    blocker = Blocker()
+
+    async with await runner.run() as first:
+        model.add_listener(blocker)  # after the session: it blocks the reply's delivery
+        sending = asyncio.ensure_future(first.send_message("Hello"))
+        await bounded(blocker.entered.wait())
+
+    second = await runner.run()
+    with pytest.raises(AssertionError, match="Already connected"):
+        await bounded(second.enter())
+    assert len(model.connect_calls) == 1
+    assert blocker.events == [ONE]  # the refused connect emitted nothing
+    await second.close()
+
+    blocker.release.set()
+    await bounded(sending)
+    async with await runner.run() as third:
+        assert await raw_events(third, 1) == [GREETING]
+    assert len(model.connect_calls) == 2
+    assert blocker.events == [ONE, GREETING]
+    model.assert_complete()
 
 
 @pytest.mark.asyncio
@@ -710,6 +860,25 @@ def test_connect_events_are_copied_when_built_and_again_at_every_connect(
         assert recorder.events[0] is not recorder.events[1]
 
     asyncio.run(scenario())
+
+
+@pytest.mark.asyncio
+async def test_a_steps_events_are_copied_once_when_the_model_is_built(
+    flagged: type[Flagged],
+) -> None:
+    event = flagged(item_id="item_1", delta="as scripted", response_id="resp_1")
+    step = RealtimeStep(expect=HELLO, emit=[event])
+    model = ScriptedRealtimeModel([step])
+    assert flagged.copies == 1
+    event.delta = "changed after building"
+    recorder = Recorder()
+    await connected(model, recorder)
+
+    await bounded(model.send_event(HELLO))
+
+    assert flagged.copies == 1
+    assert [received.delta for received in recorder.events] == ["as scripted"]
+    assert recorder.events[0] is not event
 
 
 # -- the worker -----------------------------------------------------------------------------

@@ -137,14 +137,17 @@ class DeliveryQueue:
             while queue:
                 delivery = self._current = queue.popleft()
                 delivery.group.finish(await self._broadcast(delivery))
-        except asyncio.CancelledError:
-            # The worker itself was cancelled (the event loop is shutting down): every
-            # caller still waiting gets the cancellation rather than waiting forever.
-            cancelled = asyncio.CancelledError()
+        except BaseException as stopped:
+            # The worker itself was cancelled (the event loop is shutting down) or a
+            # listener raised KeyboardInterrupt or SystemExit, which end the loop: every
+            # caller still waiting is told rather than left waiting forever.
+            told = (
+                asyncio.CancelledError() if isinstance(stopped, asyncio.CancelledError) else stopped
+            )
             if self._current is not None:
-                self._current.group.finish(cancelled)
+                self._current.group.finish(told)
             while queue:
-                queue.popleft().group.finish(cancelled)
+                queue.popleft().group.finish(told)
             raise
         finally:
             self._current = None
@@ -178,6 +181,10 @@ class DeliveryQueue:
                     if cancelling is None or cancelling():
                         raise  # the worker itself is being cancelled
                     return failure  # a listener raised it on its own
-                except Exception as failure:
+                except (KeyboardInterrupt, SystemExit):
+                    raise  # they stop the program, not just this delivery
+                except BaseException as failure:
+                    # Any other exception, a BaseException subclass included, is the
+                    # delivery's error: its caller raises it.
                     return failure
         return None
