@@ -27,7 +27,12 @@ from agents.realtime import (
 )
 from agents.realtime.model_events import RealtimeModelRawServerEvent
 
-from agents_testing.core import UnconsumedStepsError, UnexpectedCallError, compat
+from agents_testing.core import (
+    UnconsumedStepsError,
+    UncopyableValue,
+    UnexpectedCallError,
+    compat,
+)
 from agents_testing.realtime import (
     InvalidRealtimeStep,
     RealtimeAlreadyConnected,
@@ -128,39 +133,71 @@ class PredicateBug(Exception):
     """What a scripted predicate raises."""
 
 
+PREDICATE_BUG = PredicateBug("bug in the predicate")
+
+
 def _raising_predicate(event: Any) -> bool:
-    raise PredicateBug("bug in the predicate")
+    raise PREDICATE_BUG
 
 
+class CopyRefused(RuntimeError):
+    """What a sent value's own ``__deepcopy__`` raises."""
+
+
+class _Uncopyable:
+    def __deepcopy__(self, memo: Any) -> Any:
+        raise CopyRefused("cannot copy")
+
+
+@pytest.mark.parametrize("extra_checks", [False, True], ids=["bare", "extra_checks"])
 @pytest.mark.parametrize("conditional", [False, True], ids=["send_event", "send_event_if"])
 @pytest.mark.parametrize(
-    ("steps", "strict", "error"),
+    ("steps", "strict", "sent", "error"),
     [
         pytest.param(
             [RealtimeStep(expect=RealtimeModelSendInterrupt)],
             True,
+            HELLO,
             UnexpectedRealtimeSend,
             id="mismatch",
         ),
-        pytest.param([], True, UnexpectedRealtimeSend, id="no-step-left"),
+        pytest.param([], True, HELLO, UnexpectedRealtimeSend, id="no-step-left"),
         pytest.param(
-            [RealtimeStep(expect=_raising_predicate)], True, PredicateBug, id="predicate-raises"
+            [RealtimeStep(expect=_raising_predicate)],
+            True,
+            HELLO,
+            PredicateBug,
+            id="predicate-raises",
         ),
         pytest.param(
             [RealtimeStep(expect=_raising_predicate)],
             False,
+            HELLO,
             PredicateBug,
             id="predicate-raises-not-strict",
+        ),
+        pytest.param(
+            [RealtimeStep(expect=RealtimeModelSendUserInput)],
+            False,
+            RealtimeModelSendUserInput(user_input=_Uncopyable()),  # type: ignore[arg-type]
+            (CopyRefused, UncopyableValue),
+            id="copy-fails-not-strict",
         ),
     ],
 )
 @pytest.mark.asyncio
 async def test_a_rejected_send_is_not_recorded_consumes_nothing_and_delivers_nothing(
-    steps: list[RealtimeStep], strict: bool, error: type[Exception], conditional: bool
+    steps: list[RealtimeStep],
+    strict: bool,
+    sent: RealtimeModelSendUserInput,
+    error: type[Exception] | tuple[type[Exception], type[Exception]],
+    conditional: bool,
+    extra_checks: bool,
 ) -> None:
     model = ScriptedRealtimeModel(
         [*steps, RealtimeStep(expect=HELLO, emit=[delta("late")])] if steps else [],
         strict=strict,
+        extra_checks=extra_checks,
     )
     delivered: list[Any] = []
 
@@ -172,12 +209,43 @@ async def test_a_rejected_send_is_not_recorded_consumes_nothing_and_delivers_not
     remaining = model.remaining_steps
     await model.connect({})
 
-    send = model.send_event_if(HELLO, lambda: True) if conditional else model.send_event(HELLO)
-    with pytest.raises(error):
+    send = model.send_event_if(sent, lambda: True) if conditional else model.send_event(sent)
+    with pytest.raises(Exception) as caught:  # noqa: PT011 - checked below, per mode
         await send
 
+    if isinstance(error, tuple):
+        bare, checked = error
+        assert type(caught.value) is (checked if extra_checks else bare)
+    else:
+        assert type(caught.value) is error
+    if error is PredicateBug:
+        assert caught.value is PREDICATE_BUG  # the matcher's own exception, unchanged
     assert (model.sent_events, model.remaining_steps, delivered) == ((), remaining, [])
     assert model._delivery_worker is None
+
+
+@pytest.mark.parametrize("extra_checks", [False, True], ids=["bare", "extra_checks"])
+@pytest.mark.asyncio
+async def test_a_matcher_that_mutates_what_it_is_given_changes_nothing_it_reports(
+    extra_checks: bool,
+) -> None:
+    message: Any = {"type": "message", "role": "user", "content": [{"type": "input_text"}]}
+
+    def vandal(event: Any) -> bool:
+        event.user_input["content"].clear()
+        event.user_input = "rewritten by the matcher"
+        return False
+
+    model = ScriptedRealtimeModel([RealtimeStep(expect=vandal)], extra_checks=extra_checks)
+
+    async with await runner_for(model).run() as session:
+        with pytest.raises(UnexpectedRealtimeSend) as caught:
+            await session.send_message(message)
+
+    assert message["content"] == [{"type": "input_text"}]
+    assert caught.value.actual == RealtimeModelSendUserInput(user_input=message)
+    assert caught.value.expected is vandal
+    assert (model.sent_events, model.remaining_steps) == ((), 1)
 
 
 @pytest.mark.asyncio

@@ -156,27 +156,53 @@ class Uncopyable:
         raise CopyRefused("x")
 
 
+class RefusingOnce:
+    """A value whose ``__deepcopy__`` raises one exception object it holds."""
+
+    def __init__(self) -> None:
+        self.refusal = CopyRefused("x")
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        raise self.refusal
+
+
+@pytest.mark.parametrize("conditional", [False, True], ids=["send_event", "send_event_if"])
 @pytest.mark.asyncio
-async def test_send_that_cannot_be_copied_re_raises_the_values_own_error_and_leaves_no_trace() -> (
-    None
-):
+async def test_send_that_cannot_be_copied_re_raises_the_values_own_error_and_leaves_no_trace(
+    conditional: bool,
+) -> None:
     matched: list[Any] = []
+    delivered: list[Any] = []
 
     def expects_anything(event: Any) -> bool:
         matched.append(event)
         return True
 
-    model = ScriptedRealtimeModel([RealtimeStep(expect=expects_anything, emit=[REPLY])])
-    value = Uncopyable()
+    class Recorder:
+        async def on_event(self, event: Any) -> None:
+            delivered.append(event)
 
-    async with await runner_for(model).run():
+    model = ScriptedRealtimeModel([RealtimeStep(expect=expects_anything, emit=[REPLY])])
+    value: Any = RefusingOnce()
+
+    async with await runner_for(model).run() as session:
+        model.add_listener(Recorder())  # type: ignore[arg-type]
+        sending = (
+            model.send_event_if(
+                RealtimeModelSendUserInput(user_input=value),
+                lambda: True,
+            )
+            if conditional
+            else session.send_message(value)
+        )
         with pytest.raises(CopyRefused) as caught:
-            await model.send_event(RealtimeModelSendUserInput(user_input=value))  # type: ignore[arg-type]
+            await sending
 
     error = caught.value
-    assert type(error) is CopyRefused
+    assert error is value.refusal
     assert error.__cause__ is None
-    assert (model.sent_events, model.remaining_steps, matched) == ((), 1, [])
+    assert error.__context__ is None
+    assert (model.sent_events, model.remaining_steps, matched, delivered) == ((), 1, [], [])
     if sys.version_info >= (3, 11):
         (note,) = error.__notes__
         assert "RealtimeModelSendUserInput.user_input" in note
