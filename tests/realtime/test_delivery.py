@@ -752,6 +752,36 @@ async def test_a_cancelled_connect_leaves_the_model_closed_and_refuses_to_reconn
 
 
 @pytest.mark.asyncio
+async def test_cancelling_a_session_entry_leaves_the_model_closed_until_its_delivery_ends() -> None:
+    model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO)], connect_events=[GREETING])
+    runner = runner_for(model)
+    blocker = Blocker()
+    model.add_listener(blocker)  # before the session: it holds the greeting
+
+    first = await runner.run()
+    entering = asyncio.ensure_future(first.enter())
+    await bounded(blocker.entered.wait())
+    entering.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await bounded(entering)
+    assert (model.connected, model.closed) == (False, True)
+    with pytest.raises(RealtimeScriptError, match="disconnected"):
+        await first.send_message("Hello")
+    with pytest.raises(AssertionError, match="Already connected"):
+        await bounded((await runner.run()).enter())
+
+    blocker.release.set()
+    worker = model._delivery_worker
+    assert worker is not None
+    await bounded(asyncio.shield(worker))
+    async with await runner.run() as session:
+        await bounded(session.send_message("Hello"))
+    assert len(model.connect_calls) == 2
+    assert blocker.events == [GREETING, GREETING]
+    model.assert_complete()
+
+
+@pytest.mark.asyncio
 async def test_a_connect_whose_listener_fails_leaves_the_model_closed() -> None:
     failure = LookupError("listener bug")
 
