@@ -844,8 +844,8 @@ async def test_close_cancelled_before_it_runs_propagates_and_can_be_retried() ->
 
 
 @pytest.mark.skipif(
-    not compat.sdk_at_least(0, 24),
-    reason="the 0.14 session closes without awaiting its tool tasks: no close in progress",
+    not compat.sdk_at_least(0, 18),
+    reason="before 0.18 the session closes without awaiting its tool tasks: no close in progress",
 )
 @pytest.mark.asyncio
 async def test_close_cancelled_while_in_progress_propagates_and_can_be_retried() -> None:
