@@ -312,7 +312,9 @@ class SandboxCassette:
         calls = read_cassette(self.path, "sandbox")
         root = str((manifest or Manifest()).root)
         steps = [self._step(call, index, root, where) for index, call in enumerate(calls)]
-        return scripted_sandbox_session(steps, manifest=manifest)
+        # With the session's extra checks, a drift the SDK turned into tool output is still
+        # raised again by assert_complete().
+        return scripted_sandbox_session(steps, manifest=manifest, extra_checks=True)
 
     def _step(self, call: Mapping[str, Any], index: int, root: str, where: str) -> Any:
         method = call.get("method")
