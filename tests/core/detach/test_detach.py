@@ -407,7 +407,7 @@ def test_unwrapped_copy_failures_raise_the_values_own_exception_object() -> None
 def test_unwrapped_copy_failures_pass_through_the_snapshot_cache() -> None:
     refusal = ValueError("no")
     cache = SnapshotCache()
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError, match="no") as caught:
         cache.snapshot_sequence([1, _RefusesCopy(refusal)], name="input", wrap_errors=False)
     assert caught.value is refusal
     with pytest.raises(UncopyableValue, match=r"Cannot snapshot input\[1\]") as wrapped:

@@ -1,1 +1,1 @@
-"""Checking scripted tool calls against the tools and JSON schemas their model call offered."""
+"""Checking scripted tool calls against the tools their model call offered."""

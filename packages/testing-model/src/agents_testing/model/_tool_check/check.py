@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any
 from openai.types.responses import ResponseCompletedEvent, ResponseOutputItemDoneEvent
 
 from agents_testing.core import compat, safe_repr
+from agents_testing.core.json_schema import first_violation, json_type
 
 from .._errors import InvalidScriptedToolCall
-from .json_schema import first_violation, json_type
 
 if TYPE_CHECKING:
     from .._call import ModelCall

@@ -1,4 +1,4 @@
-"""The small JSON Schema validator behind checked tool calls: keywords, paths and messages."""
+"""The JSON Schema check behind checked tool calls: keywords, paths and messages."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
-from agents_testing.model._tool_check.json_schema import first_violation, json_path
+from agents_testing.core.json_schema import first_violation, json_path
 
 # (schema, value, (path, rule, message) or None when valid)
 CASES: list[tuple[str, Any, Any, tuple[str, str, str] | None]] = [
@@ -208,7 +208,76 @@ CASES: list[tuple[str, Any, Any, tuple[str, str, str] | None]] = [
         {"anything": 1},
         None,
     ),
-    ("unknown keywords ignored", {"if": {"type": "string"}, "then": {"minLength": 9}}, "a", None),
+    ("unknown keywords ignored", {"x-vendor": {"type": "string"}}, 1, None),
+    (
+        "if then",
+        {"if": {"type": "string"}, "then": {"minLength": 9}},
+        "a",
+        ("$", "minLength", "'a' is shorter than 9 characters"),
+    ),
+    (
+        "if else",
+        {"if": {"type": "string"}, "then": {"minLength": 9}, "else": {"minimum": 5}},
+        3,
+        ("$", "minimum", "3 is less than the minimum 5"),
+    ),
+    (
+        "dependentRequired",
+        {"dependentRequired": {"card": ["expiry"]}},
+        {"card": "4111"},
+        ("$", "dependentRequired", "'expiry' is a dependency of 'card'"),
+    ),
+    (
+        "dependentSchemas",
+        {"dependentSchemas": {"card": {"required": ["expiry"]}}},
+        {"card": "4111"},
+        ("$.expiry", "required", "'expiry' is required"),
+    ),
+    (
+        "propertyNames",
+        {"propertyNames": {"pattern": "^[a-z]+$"}},
+        {"ok": 1, "Bad": 2},
+        ("$", "pattern", "'Bad' does not match the pattern '^[a-z]+$'"),
+    ),
+    (
+        "contains",
+        {"contains": {"type": "integer"}},
+        ["a", "b"],
+        ("$", "contains", "['a', 'b'] does not contain items matching the given schema"),
+    ),
+    ("contains found", {"contains": {"type": "integer"}}, ["a", 2], None),
+    (
+        "maxContains",
+        {"contains": {"type": "integer"}, "maxContains": 1},
+        [1, 2],
+        ("$", "maxContains", "Too many items match the given schema (expected at most 1)"),
+    ),
+    (
+        "unevaluatedProperties",
+        {"properties": {"a": {}}, "unevaluatedProperties": False},
+        {"a": 1, "b": 2},
+        (
+            "$",
+            "unevaluatedProperties",
+            "Unevaluated properties are not allowed ('b' was unexpected)",
+        ),
+    ),
+    (
+        "a remote $ref is not judged, the rest is",
+        {"properties": {"a": {"$ref": "https://example.com/s"}, "b": {"type": "integer"}}},
+        {"a": 1, "b": "x"},
+        ("$.b", "type", "expected integer, got string 'x'"),
+    ),
+    (
+        "draft 7 named in $schema",
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "items": [{"type": "string"}],
+            "additionalItems": False,
+        },
+        ["a", "b"],
+        ("$[1]", "items", "the array allows at most 1 item"),
+    ),
 ]
 
 
