@@ -102,17 +102,19 @@ class ScriptedVoiceWorkflow(VoiceWorkflowBase):
 
     def run(self, transcription: str) -> AsyncIterator[str]:
         self._transcriptions.append(transcription)
-        turns = self._turns
-        if not turns:
+        try:
+            step = self._turns.popleft()
+        except IndexError:
             index = len(self._transcriptions) - 1
             return fail(unexpected_call("workflow_turn", transcription, index))
-        step = turns.popleft()
         if not isinstance(step, tuple):
             return fail(step)
         if self._extra_checks:
             result = _Fragments(step)
             self._handed_out.append(result)
             return result.stream()
+        if len(step) == 1:
+            return _one(step[0])
         return replay(step)
 
     def on_start(self) -> AsyncIterator[str]:
@@ -147,6 +149,11 @@ class ScriptedVoiceWorkflow(VoiceWorkflowBase):
         if len(pending) == starts:
             raise unconsumed("workflow startup step", pending)
         raise unconsumed("workflow step", pending)
+
+
+async def _one(fragment: str) -> AsyncIterator[str]:
+    # The common turn: one fragment, without the loop replay() needs for several.
+    yield fragment
 
 
 async def _nothing() -> AsyncIterator[str]:
