@@ -29,14 +29,15 @@ from packaging.version import InvalidVersion, Version
 # Run as a script, so its own directory is on sys.path.
 from sdk_releases import LOWEST, NEWEST, sdk_requirements
 
-BOUNDARIES = ("core", "model", "sandbox", "realtime", "voice")
+BOUNDARIES = ("core", "model", "sandbox", "realtime", "voice", "mcp")
 SMOKE_DIR = Path(__file__).resolve().parent / "smoke"
 DEFAULT_ROOT = Path(__file__).resolve().parents[1]
 _UNRELEASED = "## Unreleased"
 _BUMPS = ("major", "minor", "patch")
 _PRE = {"a": "a", "alpha": "a", "b": "b", "beta": "b", "rc": "rc"}
-# A sandbox run needs a model: its smoke run installs the model package beside it.
-_SMOKE_COMPANIONS = {"sandbox": ("model",)}
+# A sandbox or MCP-backed agent run needs a model: their smoke runs install the model
+# package beside them.
+_SMOKE_COMPANIONS = {"sandbox": ("model",), "mcp": ("model",)}
 
 
 class ReleaseError(Exception):

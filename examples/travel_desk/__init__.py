@@ -23,6 +23,7 @@ from .domain import (
 from .guardrails import contains_card_number, no_card_numbers
 from .itinerary import ITINERARY_FILE, itinerary_editor, itinerary_workspace, revise_itinerary
 from .phone import PHONE_CONFIG, cancellations_line, phone_concierge, phone_runner
+from .rates import rates_server
 from .team import RETRY, BookingReply, booking_agent, support_agent, triage_agent
 from .tools import book_flight, booking_status, cancel_booking, departure_board, search_flights
 from .voice import (
@@ -65,6 +66,7 @@ __all__ = [
     "no_card_numbers",
     "phone_concierge",
     "phone_runner",
+    "rates_server",
     "revise_itinerary",
     "search_flights",
     "support_agent",

@@ -7,12 +7,17 @@ import asyncio
 from agents import InputGuardrailTripwireTriggered
 
 from .desk import TravelDesk
+from .rates import rates_server
 from .team import BookingReply
 
 
 async def chat(conversation_id: str = "terminal", db_path: str = "travel_desk.sqlite3") -> None:
     """Read customer lines from stdin until end of input; the conversation survives restarts."""
-    desk = TravelDesk(conversation_id, db_path=db_path)
+    async with rates_server() as rates:
+        await _chat(TravelDesk(conversation_id, db_path=db_path, mcp_servers=[rates]))
+
+
+async def _chat(desk: TravelDesk) -> None:
     try:
         while True:
             try:

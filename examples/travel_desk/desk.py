@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 from agents import (
@@ -14,6 +14,7 @@ from agents import (
     SQLiteSession,
     TResponseInputItem,
 )
+from agents.mcp import MCPServer
 from openai.types.responses import ResponseTextDeltaEvent
 
 from .domain import TravelDeskContext
@@ -35,10 +36,12 @@ class TravelDesk:
         model: ModelChoice = None,
         context: TravelDeskContext | None = None,
         run_config: RunConfig | None = None,
+        mcp_servers: Sequence[MCPServer] = (),
     ) -> None:
         self.context = context if context is not None else TravelDeskContext()
         self.session = SQLiteSession(conversation_id, db_path)
-        self.agent: Agent[TravelDeskContext] = triage_agent(model)
+        # The MCP servers (the exchange-rate service) are connected by the caller.
+        self.agent: Agent[TravelDeskContext] = triage_agent(model, mcp_servers)
         self._run_config = run_config if run_config is not None else RunConfig()
 
     async def ask(self, message: str) -> RunResult:

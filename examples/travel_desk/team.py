@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from agents import Agent, Model, ModelRetrySettings, ModelSettings, retry_policies
 from agents.extensions.handoff_prompt import prompt_with_handoff_instructions
+from agents.mcp import MCPServer
 from pydantic import BaseModel
 
 from .domain import Booking, TravelDeskContext
@@ -30,8 +33,14 @@ class BookingReply(BaseModel):
     booking: Booking | None
 
 
-def booking_agent(model: ModelChoice = None) -> Agent[TravelDeskContext]:
-    """Finds flights and books seats; answers with a :class:`BookingReply`."""
+def booking_agent(
+    model: ModelChoice = None, mcp_servers: Sequence[MCPServer] = ()
+) -> Agent[TravelDeskContext]:
+    """Finds flights and books seats; answers with a :class:`BookingReply`.
+
+    ``mcp_servers`` give it more tools: the desk passes the exchange-rate server
+    (:func:`travel_desk.rates.rates_server`), connected, so it can quote rates.
+    """
     return Agent[TravelDeskContext](
         name="Booking agent",
         handoff_description="Searches flights and books seats.",
@@ -42,6 +51,7 @@ def booking_agent(model: ModelChoice = None) -> Agent[TravelDeskContext]:
         model=model,
         model_settings=MODEL_SETTINGS,
         tools=[search_flights, book_flight],
+        mcp_servers=list(mcp_servers),
         output_type=BookingReply,
     )
 
@@ -61,8 +71,11 @@ def support_agent(model: ModelChoice = None) -> Agent[TravelDeskContext]:
     )
 
 
-def triage_agent(model: ModelChoice = None) -> Agent[TravelDeskContext]:
-    """The first agent a customer talks to; routes to booking or support."""
+def triage_agent(
+    model: ModelChoice = None, mcp_servers: Sequence[MCPServer] = ()
+) -> Agent[TravelDeskContext]:
+    """The first agent a customer talks to; routes to booking (which gets ``mcp_servers``)
+    or support."""
     return Agent[TravelDeskContext](
         name="Triage agent",
         instructions=prompt_with_handoff_instructions(
@@ -71,6 +84,6 @@ def triage_agent(model: ModelChoice = None) -> Agent[TravelDeskContext]:
         ),
         model=model,
         model_settings=MODEL_SETTINGS,
-        handoffs=[booking_agent(model), support_agent(model)],
+        handoffs=[booking_agent(model, mcp_servers), support_agent(model)],
         input_guardrails=[no_card_numbers],
     )

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-BOUNDARIES = ("core", "model", "sandbox", "realtime", "voice")
+BOUNDARIES = ("core", "model", "sandbox", "realtime", "voice", "mcp")
 
 
 def uv() -> str:

@@ -26,7 +26,10 @@ SINGLE = {
     "agents.testing.sandbox": "sandbox",
     "agents.realtime.testing": "realtime",
     "agents.voice.testing": "voice",
+    "agents.mcp.testing": "mcp",
 }
+# Boundaries for which no SDK release has a testing module of its own.
+NEVER_IN_SDK = frozenset({"mcp"})
 SYMBOLS = {"ScriptedModel": "model", "scripted_sandbox_session": "sandbox"}
 
 PROBE = """
@@ -35,7 +38,7 @@ out = {}
 def failure(error):
     return [type(error).__name__, getattr(error, "name", None), str(error)]
 for name in ["agents.testing", "agents.testing.model", "agents.testing.sandbox",
-             "agents.realtime.testing", "agents.voice.testing"]:
+             "agents.realtime.testing", "agents.voice.testing", "agents.mcp.testing"]:
     try:
         origin = importlib.import_module(name).__spec__.origin or ""
         out[name] = ["ours" if "/agents_testing/" in origin else "sdk"]
@@ -59,7 +62,7 @@ def _expected(installed: set[str], sdk_has_testing: bool) -> dict[str, list[Any]
     def served(boundary: str) -> list[Any]:
         if boundary in installed:
             return ["ours"]
-        if sdk_has_testing:
+        if sdk_has_testing and boundary not in NEVER_IN_SDK:
             return ["sdk"]
         return ["MissingBoundaryError", _package(boundary)]
 
@@ -104,6 +107,10 @@ def test_every_combination_of_boundaries_serves_ours_the_sdks_or_the_hint(
                     assert f"pip install {result[1]}" in result[2]
 
     assert outcomes == expectations
+
+    # The MCP package is independent of the others: installed, it serves its module.
+    call(uv(), "pip", "install", "-q", "--no-deps", "--python", python, wheels["mcp"])
+    assert _outcome(run_python(python, PROBE))["agents.mcp.testing"] == ["ours"]
 
 
 def test_without_numpy_asking_for_the_voice_module_names_the_voice_package(

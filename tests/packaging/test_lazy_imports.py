@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-BOUNDARIES = ("model", "sandbox", "realtime", "voice")
+BOUNDARIES = ("model", "sandbox", "realtime", "voice", "mcp")
 
 
 def _modules_after(code: str) -> list[str]:

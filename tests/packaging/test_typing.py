@@ -17,6 +17,7 @@ import pytest
 
 USES = """
 from agents import Agent
+from agents.mcp.testing import ScriptedMCPServer, text_result
 from agents.realtime.testing import ScriptedRealtimeModel
 from agents.testing import ScriptedModel, assistant_message, scripted_sandbox_session
 from agents.testing.model import ModelCall
@@ -31,6 +32,8 @@ reveal_type(scripted_sandbox_session())
 reveal_type(ScriptedRealtimeModel().pending_steps)
 reveal_type(ScriptedSTTModel().created_sessions)
 reveal_type(pcm16_samples([0, 1]))
+reveal_type(ScriptedMCPServer([{"tool": "t", "result": text_result("x")}]).calls)
+Agent(name="Tools", mcp_servers=[ScriptedMCPServer()])
 call: ModelCall | None = model.first_call
 """
 
@@ -67,5 +70,6 @@ def test_mypy_resolves_bridged_names_to_this_project(tmp_path: Path) -> None:
     assert revealed[4] == "tuple[agents_testing.realtime._step.RealtimeStep, ...]"
     assert revealed[5] == "tuple[agents_testing.voice._session.ScriptedTranscriptionSession, ...]"
     assert revealed[6] == "bytes"
+    assert revealed[7] == "tuple[agents_testing.mcp._call.MCPCall, ...]"
     assert "error" not in done.stdout, done.stdout
     assert done.returncode == 0, done.stdout

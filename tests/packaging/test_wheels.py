@@ -21,7 +21,13 @@ def test_wheels_carry_the_bridge_and_typing_markers(wheels: dict[str, Path]) -> 
     # The partial stub package that types the bridged names (PEP 561).
     with zipfile.ZipFile(wheels["core"]) as archive:
         assert archive.read("agents-stubs/py.typed").decode() == "partial\n"
-    for stub in ("testing/__init__", "testing/model", "realtime/testing", "voice/testing"):
+    for stub in (
+        "testing/__init__",
+        "testing/model",
+        "realtime/testing",
+        "voice/testing",
+        "mcp/testing",
+    ):
         assert f"agents-stubs/{stub}.pyi" in core
     for boundary, wheel in wheels.items():
         names = zipfile.ZipFile(wheel).namelist()
@@ -57,13 +63,14 @@ def test_bridge_works_from_installed_wheels(full_venv: Path) -> None:
         """
 import json, importlib
 names = ["agents.testing", "agents.testing.model", "agents.testing.sandbox",
-         "agents.realtime.testing", "agents.voice.testing"]
+         "agents.realtime.testing", "agents.voice.testing", "agents.mcp.testing"]
 mods = {n: importlib.import_module(n) for n in names}
-import agents_testing.realtime, agents_testing.voice
+import agents_testing.realtime, agents_testing.voice, agents_testing.mcp
 print(json.dumps({
     "origins": {n: m.__spec__.origin for n, m in mods.items()},
     "alias": mods["agents.realtime.testing"] is agents_testing.realtime
-             and mods["agents.voice.testing"] is agents_testing.voice,
+             and mods["agents.voice.testing"] is agents_testing.voice
+             and mods["agents.mcp.testing"] is agents_testing.mcp,
 }))
 """,
     )

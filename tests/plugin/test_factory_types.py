@@ -57,3 +57,30 @@ def test_a_factory_type_has_the_signature_of_the_double(
     assert list(call.parameters.values())[1:] == expected_parameters
     expected = double.__name__ if inspect.isclass(double) else made.return_annotation
     assert call.return_annotation == expected
+
+
+CASSETTE_TYPES = """
+import pytest
+from agents.testing import ModelCassetteFixture, SandboxCassetteFixture
+from agents_testing.model import ModelCassetteFixture as FromModel
+from agents_testing.sandbox import SandboxCassetteFixture as FromSandbox
+
+
+def test_the_fixtures_are_the_exported_types(model_cassette, sandbox_cassette):
+    assert ModelCassetteFixture is FromModel
+    assert SandboxCassetteFixture is FromSandbox
+    assert isinstance(model_cassette, ModelCassetteFixture)
+    assert isinstance(sandbox_cassette, SandboxCassetteFixture)
+    assert ModelCassetteFixture.__module__ == "agents_testing.model"
+    assert SandboxCassetteFixture.__module__ == "agents_testing.sandbox"
+"""
+
+
+def test_the_cassette_fixture_types_are_exported_where_the_doubles_are(
+    project: pytest.Pytester,
+) -> None:
+    assert "ModelCassetteFixture" in agents_testing.model.__all__
+    assert "SandboxCassetteFixture" in agents_testing.sandbox.__all__
+    project.makepyfile(test_types=CASSETTE_TYPES)
+
+    project.runpytest().assert_outcomes(passed=1)

@@ -276,15 +276,25 @@ def test_the_option_ini_and_markers_are_documented(project: pytest.Pytester) -> 
     markers = project.runpytest("--markers")
 
     help_text.stdout.fnmatch_lines(
-        ["*--agents-block-model-requests*", "*agents_block_model_requests (bool)*"]
+        [
+            "*--agents-record-mode=*rewrite*",
+            "*--agents-record-in-ci*",
+            "*--agents-block-model-requests*",
+            "*--agents-block-network*",
+            "*--agents-allow-network*",
+            "*agents_block_model_requests (bool)*",
+            "*agents_block_network (bool)*",
+        ]
     )
     markers.stdout.fnmatch_lines(
         [
             "@pytest.mark.agents_testing(assert_complete=True, disable_tracing=True, "
             "check_tool_calls=True): *",
             "@pytest.mark.agents_allow_model_requests: *",
+            "@pytest.mark.agents_allow_network: *",
         ]
     )
+    markers.stdout.fnmatch_lines(["@pytest.mark.agents_cassette(*allowed_secrets=()*"])
 
 
 def test_the_blocked_error_has_structured_fields_and_survives_pickling() -> None:
@@ -588,3 +598,175 @@ def test_blocking_and_allowing_on_one_command_line_is_a_usage_error(
 
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*contradict each other*"])
+
+
+# Stand-ins for the optional packages behind the SDK's LiteLLM and any-llm models: enough
+# for the SDK's modules to import, and failing the test if a request ever reached them.
+LITELLM_STAND_IN = """
+async def acompletion(*args, **kwargs):
+    raise AssertionError("the litellm package was asked to send a request")
+"""
+
+ANY_LLM_STAND_IN = """
+class AnyLLM:
+    @classmethod
+    def create(cls, *args, **kwargs):
+        raise AssertionError("the any-llm package was asked to send a request")
+"""
+
+OPTIONAL_MODEL_TESTS = """
+import pytest
+from agents import Agent, RunConfig, Runner
+from agents.extensions.models.any_llm_model import AnyLLMModel
+
+CONFIG = RunConfig(tracing_disabled=True)
+
+
+@pytest.mark.asyncio
+async def test_litellm_imported_during_the_test():
+    from agents.extensions.models.litellm_model import LitellmModel
+
+    await Runner.run(Agent(name="a", model=LitellmModel("openai/gpt-4.1")), "hi", run_config=CONFIG)
+
+
+@pytest.mark.asyncio
+async def test_litellm_streamed():
+    from agents.extensions.models.litellm_model import LitellmModel
+
+    result = Runner.run_streamed(
+        Agent(name="a", model=LitellmModel("openai/gpt-4.1")), "hi", run_config=CONFIG
+    )
+    async for _ in result.stream_events():
+        pass
+
+
+@pytest.mark.asyncio
+async def test_litellm_provider():
+    from agents.extensions.models.litellm_provider import LitellmProvider
+
+    config = RunConfig(tracing_disabled=True, model_provider=LitellmProvider())
+    await Runner.run(Agent(name="a", model="anthropic/claude-sonnet-4"), "hi", run_config=config)
+
+
+@pytest.mark.asyncio
+async def test_any_llm():
+    await Runner.run(Agent(name="a", model=AnyLLMModel("openai/gpt-4.1")), "hi", run_config=CONFIG)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("name", ["litellm/openai/gpt-4.1", "any-llm/openai/gpt-4.1"])
+async def test_prefixed_model_name(name):
+    await Runner.run(Agent(name="a", model=name), "hi", run_config=CONFIG)
+"""
+
+
+def test_litellm_and_any_llm_models_are_refused_before_their_packages_are_asked(
+    project: pytest.Pytester,
+) -> None:
+    project.makepyfile(
+        litellm=LITELLM_STAND_IN, any_llm=ANY_LLM_STAND_IN, test_optional=OPTIONAL_MODEL_TESTS
+    )
+
+    # A separate process: the stand-in packages must not stay imported in this one.
+    result = project.runpytest_subprocess("--agents-block-model-requests")
+
+    result.assert_outcomes(failed=6)
+    result.stdout.fnmatch_lines_random(
+        [
+            "*test_litellm_imported_during_the_test: LitellmModel.get_response() would send*",
+            "*test_litellm_streamed: LitellmModel.stream_response() would send*",
+            "*test_litellm_provider: LitellmModel.get_response() would send*",
+            "*test_any_llm: AnyLLMModel.get_response() would send*",
+            "*test_prefixed_model_name?litellm/openai/gpt-4.1?: LitellmModel.get_response()*",
+            "*test_prefixed_model_name?any-llm/openai/gpt-4.1?: AnyLLMModel.get_response()*",
+        ]
+    )
+    result.stdout.no_fnmatch_line("*package was asked to send a request*")
+
+    unguarded = project.runpytest_subprocess("-k", "test_any_llm")
+
+    unguarded.assert_outcomes(failed=1)
+    unguarded.stdout.fnmatch_lines(["*the any-llm package was asked to send a request*"])
+
+
+NAMED_OPTIONAL_TESTS = """
+import pytest
+from agents import Agent, RunConfig, Runner
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("name", ["litellm/anthropic/claude-sonnet-4", "any-llm/openai/gpt-4.1"])
+async def test_named(name):
+    await Runner.run(Agent(name="a", model=name), "hi", run_config=RunConfig(tracing_disabled=True))
+"""
+
+
+def test_litellm_and_any_llm_names_are_refused_even_without_their_packages(
+    project: pytest.Pytester,
+) -> None:
+    project.makepyfile(test_named=NAMED_OPTIONAL_TESTS)
+
+    result = project.runpytest("--agents-block-model-requests")
+
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines_random(
+        [
+            "E   *ModelRequestBlocked: test_named.py::test_named?litellm/anthropic/"
+            "claude-sonnet-4?: LitellmModel.get_response() would send a request*",
+            "E   *ModelRequestBlocked: test_named.py::test_named?any-llm/openai/gpt-4.1?:"
+            " AnyLLMModel.get_response() would send a request*",
+        ]
+    )
+    # Without the guard the SDK itself says the package is missing.
+    unguarded = project.runpytest()
+    unguarded.assert_outcomes(failed=2)
+    unguarded.stdout.fnmatch_lines(["*ImportError*litellm*"])
+
+
+def _sdk_model_classes() -> list[tuple[type, str]]:
+    """Every model class the installed SDK defines, with each request method it answers to."""
+    import importlib
+    import pkgutil
+
+    from agents.models.interface import Model
+    from agents.realtime.model import RealtimeModel
+    from agents.voice import STTModel, TTSModel
+
+    for package in ("agents.models", "agents.extensions.models", "agents.realtime", "agents.voice"):
+        for info in pkgutil.walk_packages(importlib.import_module(package).__path__, f"{package}."):
+            if "testing" in info.name:
+                continue
+            try:
+                importlib.import_module(info.name)
+            except ImportError:
+                continue  # an optional package is missing: nothing can use that model
+    found: list[tuple[type, str]] = []
+    interfaces = {
+        Model: ("get_response", "stream_response"),
+        RealtimeModel: ("connect",),
+        STTModel: ("transcribe", "create_session"),
+        TTSModel: ("run",),
+    }
+    for interface, methods in interfaces.items():
+        pending = list(interface.__subclasses__())
+        while pending:
+            cls = pending.pop()
+            pending.extend(cls.__subclasses__())
+            if cls.__module__.startswith("agents.") and "testing" not in cls.__module__:
+                found.extend((cls, method) for method in methods)
+    return found
+
+
+def test_every_model_class_of_the_installed_sdk_is_covered() -> None:
+    from agents_testing.core._guard.requests import RequestGuard
+
+    classes = _sdk_model_classes()
+    names = {cls.__name__ for cls, _ in classes}
+    assert {"OpenAIResponsesModel", "OpenAIChatCompletionsModel", "OpenAISTTModel"} <= names
+    before = {(cls, method): getattr(cls, method) for cls, method in classes}
+
+    with RequestGuard("t"):
+        during = {(cls, method): getattr(cls, method) for cls, method in classes}
+
+    assert [key for key, method in during.items() if method is before[key]] == []
+    assert {(cls, method): getattr(cls, method) for cls, method in classes} == before

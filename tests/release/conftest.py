@@ -179,7 +179,7 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Published]:
 
         ranges = {
             json.loads(release_command(repo, "core-range", b).stdout)["oldest"]
-            for b in ("model", "sandbox", "realtime", "voice")
+            for b in ("model", "sandbox", "realtime", "voice", "mcp")
         }
         assert len(ranges) == 1, f"the boundaries allow different oldest cores: {ranges}"
         (oldest,) = ranges
@@ -192,7 +192,7 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Published]:
         release_command(repo, "release", "model", "minor", "--date", "2026-01-15")
         model = _version(repo, "model")
         upload(_dist(repo, "model", model))
-        for boundary in ("sandbox", "realtime", "voice"):
+        for boundary in ("sandbox", "realtime", "voice", "mcp"):
             out = scratch / f"dist-{boundary}"
             release_command(repo, "build", boundary, "--out", str(out))
             release_command(repo, "check", str(out))

@@ -17,7 +17,7 @@ Release = Callable[..., subprocess.CompletedProcess[str]]
 Git = Callable[..., str]
 ReleaseIn = Callable[..., subprocess.CompletedProcess[str]]
 
-PACKAGES = ("core", "model", "sandbox", "realtime", "voice")
+PACKAGES = ("core", "model", "sandbox", "realtime", "voice", "mcp")
 
 
 def _state(git: Git, repo: Path) -> dict[str, str]:

@@ -51,7 +51,7 @@ def test_index_holds_every_release_uploaded_with_twine(published: Any) -> None:
     assert _versions_on_index(published.index_url, "agents-testing-model") == {
         published.model_version
     }
-    for boundary in ("sandbox", "realtime", "voice"):
+    for boundary in ("sandbox", "realtime", "voice", "mcp"):
         assert _versions_on_index(published.index_url, f"agents-testing-{boundary}") == {"0.1.0"}
 
 
@@ -77,7 +77,7 @@ def test_a_release_changes_only_its_own_package_and_is_tagged(published: Any, gi
 
 
 @pytest.mark.parametrize("sdk", [LOWEST, NEWEST])
-@pytest.mark.parametrize("package", ["model", "sandbox", "realtime", "voice"])
+@pytest.mark.parametrize("package", ["model", "sandbox", "realtime", "voice", "mcp"])
 def test_boundary_installed_from_the_index_runs_with_the_oldest_core_its_range_allows(
     release_in: ReleaseIn, published: Any, package: str, sdk: str
 ) -> None:

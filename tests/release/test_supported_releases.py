@@ -19,7 +19,7 @@ def _section(package: str) -> str:
     return " ".join(readme.split("\n## Supported releases\n", 1)[1].split())
 
 
-@pytest.mark.parametrize("package", ["core", "model", "sandbox", "realtime", "voice"])
+@pytest.mark.parametrize("package", ["core", "model", "sandbox", "realtime", "voice", "mcp"])
 def test_readme_names_every_sdk_release_the_matrix_tests(package: str) -> None:
     section = _section(package)
 
@@ -29,7 +29,7 @@ def test_readme_names_every_sdk_release_the_matrix_tests(package: str) -> None:
     assert "`openai<2.45`" in section
 
 
-@pytest.mark.parametrize("package", ["model", "sandbox", "realtime", "voice"])
+@pytest.mark.parametrize("package", ["model", "sandbox", "realtime", "voice", "mcp"])
 def test_readme_states_the_core_range_the_package_declares(package: str) -> None:
     pyproject = (ROOT / "packages" / f"testing-{package}" / "pyproject.toml").read_text()
     (declared,) = re.findall(r'"agents-testing-core([^"]+)"', pyproject)

@@ -37,7 +37,8 @@ def test_publish_workflow_triggers_on_every_package_tag_and_uses_trusted_publish
 
     tags = re.findall(r'- "(testing-[a-z]+-v\*)"', publish)
 
-    assert tags == [f"testing-{p}-v*" for p in ("core", "model", "sandbox", "realtime", "voice")]
+    packages = ("core", "model", "sandbox", "realtime", "voice", "mcp")
+    assert tags == [f"testing-{p}-v*" for p in packages]
     assert publish.count("id-token: write") == 1
     assert "pypa/gh-action-pypi-publish@" in publish
     # No stored credentials: the upload authenticates through OIDC alone.

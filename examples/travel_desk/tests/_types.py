@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from agents.mcp.testing import ScriptedMCPServerFactory
 from agents.realtime.testing import ScriptedRealtimeModelFactory
 from agents.testing import ScriptedModelFactory, ScriptedSandboxFactory
 from agents.voice.testing import (
@@ -21,6 +22,7 @@ ScriptRealtime = ScriptedRealtimeModelFactory
 ScriptSTT = ScriptedSTTModelFactory
 ScriptTTS = ScriptedTTSModelFactory
 ScriptWorkflow = ScriptedVoiceWorkflowFactory
+ScriptMCP = ScriptedMCPServerFactory
 
 # conftest.open_desk: a desk conversation on the given model, closed after the test.
 OpenDesk = Callable[..., TravelDesk]

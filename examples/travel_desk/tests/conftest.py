@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
 from agents import Model, RunConfig
+from agents.mcp import MCPServer
 from travel_desk import TravelDesk, TravelDeskContext
 
 
@@ -32,6 +33,7 @@ def open_desk(run_config: RunConfig, db_path: Path) -> Iterator[Callable[..., Tr
         *,
         conversation_id: str = "customer-1",
         context: TravelDeskContext | None = None,
+        mcp_servers: Sequence[MCPServer] = (),
     ) -> TravelDesk:
         desk = TravelDesk(
             conversation_id,
@@ -39,6 +41,7 @@ def open_desk(run_config: RunConfig, db_path: Path) -> Iterator[Callable[..., Tr
             model=model,
             context=context,
             run_config=run_config,
+            mcp_servers=mcp_servers,
         )
         opened.append(desk)
         return desk

@@ -2,19 +2,18 @@
 
 Recipe: record once, replay in CI. Each test asks ``model_cassette`` for its model,
 passing the production model it would use. By default (and always under ``CI``) the
-committed cassette in ``cassettes/test_recorded/`` is replayed as a ``ScriptedModel``:
-no key, no network, and every request is compared with the recorded one. Record again
-with ``pytest examples/travel_desk/tests/test_recorded.py --agents-record-mode=all``
+committed cassette in ``cassettes/test_recorded/`` (one file per test, named
+``<Class>.<test>[<params>].json``) is replayed as a ``ScriptedModel``: no key, no
+network, no trace uploaded, and every request is compared with the recorded one. Record
+again with ``pytest examples/travel_desk/tests/test_recorded.py --agents-record-mode=all``
 (``OPENAI_API_KEY`` set; these were recorded against a local stand-in of the API).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from agents import Model
-from agents.testing import assert_trajectory, handoff_to, tool_call
+from agents.testing import ModelCassetteFixture, assert_trajectory, handoff_to, tool_call
 from travel_desk import BookingReply
 
 from ._types import OpenDesk
@@ -30,7 +29,7 @@ def production_model() -> Model:
 
 @pytest.mark.asyncio
 async def test_a_recorded_booking_replays_the_handoff_tools_and_structured_reply(
-    model_cassette: Any, open_desk: OpenDesk
+    model_cassette: ModelCassetteFixture, open_desk: OpenDesk
 ) -> None:
     desk = open_desk(model_cassette.model(production_model))
 
@@ -49,7 +48,7 @@ async def test_a_recorded_booking_replays_the_handoff_tools_and_structured_reply
 
 @pytest.mark.asyncio
 async def test_a_recorded_streamed_greeting_replays_its_text_deltas(
-    model_cassette: Any, open_desk: OpenDesk
+    model_cassette: ModelCassetteFixture, open_desk: OpenDesk
 ) -> None:
     desk = open_desk(model_cassette.model(production_model))
 

@@ -2,7 +2,7 @@
 
 The SDK's ``agents`` is a regular package, so other distributions cannot add
 sub-modules to it. A ``.pth`` line installs :class:`BridgeFinder` at interpreter
-start-up; it answers only for the five bridged names and hands each to
+start-up; it answers only for the bridged names and hands each to
 ``agents_testing.core._bridge.resolve``, which resolves it against the boundary packages
 registered under the ``agents_testing.boundaries`` entry points. Set
 ``AGENTS_TESTING_BRIDGE=0`` to turn it off.
@@ -31,6 +31,7 @@ BRIDGED_NAMES = frozenset(
         "agents.testing.sandbox",
         "agents.realtime.testing",
         "agents.voice.testing",
+        "agents.mcp.testing",
     }
 )
 

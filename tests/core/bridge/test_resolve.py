@@ -34,7 +34,7 @@ def _run(code: str, *, bridge: str | None = None) -> Any:
 ORIGINS = """
 import json, importlib
 names = ["agents.testing", "agents.testing.model", "agents.testing.sandbox",
-         "agents.realtime.testing", "agents.voice.testing"]
+         "agents.realtime.testing", "agents.voice.testing", "agents.mcp.testing"]
 print(json.dumps({n: importlib.import_module(n).__spec__.origin for n in names}))
 """
 
@@ -54,8 +54,10 @@ import agents.testing.model, agents_testing.model
 import agents.testing.sandbox, agents_testing.sandbox
 import agents.realtime.testing, agents_testing.realtime
 import agents.voice.testing, agents_testing.voice
+import agents.mcp.testing, agents_testing.mcp
 import agents.realtime, agents.voice
 print(json.dumps([
+    agents.mcp.testing is agents_testing.mcp,
     agents.testing.model is agents_testing.model,
     agents.testing.sandbox is agents_testing.sandbox,
     agents.realtime.testing is agents_testing.realtime,
@@ -65,7 +67,7 @@ print(json.dumps([
 ]))
 """
     )
-    assert same == [True] * 6
+    assert same == [True] * 7
 
 
 def test_agents_testing_is_the_union_of_model_and_sandbox() -> None:
@@ -168,12 +170,14 @@ def test_finder_ignores_every_other_name() -> None:
 
 
 def test_symbol_table_matches_the_boundary_exports() -> None:
+    import agents_testing.mcp
     import agents_testing.model
     import agents_testing.sandbox
     from agents_testing.core._bridge import resolve as _bridge
 
     assert _bridge._BOUNDARY_SYMBOLS["model"] == frozenset(agents_testing.model.__all__)
     assert _bridge._BOUNDARY_SYMBOLS["sandbox"] == frozenset(agents_testing.sandbox.__all__)
+    assert _bridge._BOUNDARY_SYMBOLS["mcp"] == frozenset(agents_testing.mcp.__all__)
 
 
 def test_start_up_names_match_the_boundary_table() -> None:
@@ -219,4 +223,5 @@ def test_finding_the_boundaries_reads_only_this_projects_entry_points(
         "sandbox": "agents_testing.sandbox",
         "realtime": "agents_testing.realtime",
         "voice": "agents_testing.voice",
+        "mcp": "agents_testing.mcp",
     }

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import pickle
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from agents_testing.core import (
-    CassetteError,
     CassetteFormatError,
     CassetteMismatch,
     CassetteNotFound,
@@ -20,9 +20,9 @@ from agents_testing.core.cassette import (
     FORMAT_VERSION,
     diff_json,
     dump_cassette,
+    iter_cassette,
     load_cassette,
     read_cassette,
-    resolve_record_mode,
     without_keys,
     write_cassette,
 )
@@ -92,33 +92,95 @@ def test_writing_then_reading_a_file_round_trips(tmp_path: Path) -> None:
     assert [path.name for path in target.parent.iterdir()] == ["case.json"]
 
 
+class _Interrupted(KeyboardInterrupt):
+    pass
+
+
+def _interrupted_after(pieces: int, text: str) -> Iterator[str]:
+    """The pieces of ``text`` (one character each), then Ctrl-C part-way, like a serializer."""
+    for position, character in enumerate(text):
+        if position == pieces:
+            raise _Interrupted
+        yield character
+
+
+@pytest.mark.parametrize("existing", [True, False])
+def test_a_write_interrupted_part_way_leaves_the_previous_cassette_and_no_temporary_file(
+    tmp_path: Path, existing: bool
+) -> None:
+    target = tmp_path / "case.json"
+    previous = dump_cassette("model", [{"request": {"input": "old"}}], packages=[])
+    if existing:
+        write_cassette(target, previous)
+    new = "".join(iter_cassette("model", [{"request": {"input": "new" * 500}}], packages=[]))
+
+    with pytest.raises(_Interrupted):
+        write_cassette(target, _interrupted_after(len(new) // 2, new))
+
+    assert [path.name for path in tmp_path.iterdir()] == (["case.json"] if existing else [])
+    if existing:
+        assert target.read_text(encoding="utf-8") == previous
+        assert read_cassette(target, "model") == [{"request": {"input": "old"}}]
+
+
+def test_the_pieces_of_a_cassette_are_its_text(tmp_path: Path) -> None:
+    calls = [{"request": {"input": [{"content": "é"}]}, "b": [1, 2.5, None, True]}]
+    pieces = list(iter_cassette("model", calls, packages=["pytest"]))
+
+    assert len(pieces) > 10
+    assert "".join(pieces) == dump_cassette("model", calls, packages=["pytest"])
+    write_cassette(tmp_path / "c.json", iter(pieces))
+    assert read_cassette(tmp_path / "c.json", "model") == calls
+
+
+@pytest.mark.parametrize(
+    ("content", "detail"),
+    [
+        (b"\xff\xfe not text", "not UTF-8 text"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    ],
+)
+def test_a_file_that_is_not_a_cassette_at_all_is_a_format_error(
+    tmp_path: Path, content: bytes, detail: str
+) -> None:
+    target = tmp_path / "odd.json"
+    target.write_bytes(content)
+
+    with pytest.raises(CassetteFormatError, match=detail) as caught:
+        read_cassette(target, "model")
+
+    assert caught.value.path == str(target)
+
+
+def test_a_format_error_names_the_file_and_the_json_path() -> None:
+    text = '{"agents_testing_cassette": 1, "boundary": "model", "calls": [{}, 7]}'
+
+    with pytest.raises(CassetteFormatError) as caught:
+        load_cassette(text, "model", "cassettes/t/x.json")
+
+    assert caught.value.location == "calls[1]"
+    assert str(caught.value).startswith("Cassette cassettes/t/x.json cannot be read at calls[1]:")
+    copy = pickle.loads(pickle.dumps(caught.value))
+    assert (copy.path, copy.location, str(copy)) == (
+        "cassettes/t/x.json",
+        "calls[1]",
+        str(caught.value),
+    )
+
+
 def test_a_missing_file_says_how_to_record_it(tmp_path: Path) -> None:
     with pytest.raises(CassetteNotFound) as caught:
         read_cassette(tmp_path / "none.json", "model")
     assert "--agents-record-mode=once" in str(caught.value)
+    assert "--agents-record-in-ci" in str(caught.value)
     assert caught.value.boundary == "model"
 
 
-@pytest.mark.parametrize(
-    ("requested", "env", "mode"),
-    [
-        (None, {}, "none"),
-        ("once", {}, "once"),
-        ("all", {"CI": "true"}, "none"),
-        ("new_episodes", {"CI": "1"}, "none"),
-        ("all", {"CI": ""}, "all"),
-        ("once", {"CI": "false"}, "once"),
-    ],
-)
-def test_the_record_mode_defaults_to_none_and_is_always_none_in_ci(
-    requested: str | None, env: dict[str, str], mode: str
-) -> None:
-    assert resolve_record_mode(requested, env) == mode
+def test_a_cassette_at_its_earlier_place_is_named_so_it_can_be_moved() -> None:
+    error = CassetteNotFound("c/m/T.test_x.json", "model", "c/m/test_x.json")
 
-
-def test_an_unknown_record_mode_is_refused() -> None:
-    with pytest.raises(CassetteError, match="Unknown record mode 'sometimes'"):
-        resolve_record_mode("sometimes", {})
+    assert "git mv c/m/test_x.json c/m/T.test_x.json" in str(error)
+    assert pickle.loads(pickle.dumps(error)).earlier == "c/m/test_x.json"
 
 
 def test_a_diff_names_each_differing_field_by_path() -> None:

@@ -11,6 +11,8 @@ import pytest
 from agents_testing.core import CassetteError, CassetteSecretError, SecretFinding
 from agents_testing.core.cassette import scan_for_secrets, scrub, scrubber_problem
 
+from ..._secret_samples import SAMPLES, Sample
+
 KEY = "sk-proj-" + "a1B2c3D4" * 4
 
 
@@ -45,8 +47,13 @@ def test_ordinary_text_and_short_values_are_not_findings() -> None:
     assert scan_for_secrets(data, live_secrets=["", "short"]) == []
 
 
-def test_a_secret_in_a_key_is_found() -> None:
-    assert scan_for_secrets({KEY: 1}, root="x")[0].location == f"x.{KEY} (key)"
+def test_a_secret_in_a_key_is_found_without_spelling_it_out_there_or_below() -> None:
+    findings = scan_for_secrets({"a": {KEY: {"b": f"also {KEY}"}}}, root="x")
+
+    assert findings == [
+        SecretFinding("x.a (a key)", "an OpenAI-style API key (sk-...)"),
+        SecretFinding("x.a.<secret key>.b", "an OpenAI-style API key (sk-...)"),
+    ]
 
 
 def test_scrubbers_rewrite_every_string_in_order() -> None:
@@ -91,3 +98,67 @@ def test_the_refusal_names_each_place_but_never_the_secret() -> None:
     assert "... and 5 more" in str(error)
     assert "allow_secrets=True" in str(error)
     assert pickle.loads(pickle.dumps(error)).findings == error.findings
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=[sample.id for sample in SAMPLES])
+def test_every_known_secret_format_is_found_by_its_name(sample: Sample) -> None:
+    data = {"calls": [{"response": {"text": f"Here: {sample.text}."}}]}
+
+    findings = scan_for_secrets(data["calls"], root="calls")
+
+    assert findings == [SecretFinding("calls[0].response.text", sample.kind)]
+    message = str(CassetteSecretError("c.json", findings))
+    assert sample.secret not in message
+    assert "calls[0].response.text: " + sample.kind in message
+
+
+@pytest.mark.parametrize(
+    ("field", "kind"),
+    [
+        ("Authorization", "an Authorization header value"),
+        ("proxy-authorization", "an Authorization header value"),
+        ("api-key", "an api-key header value"),
+        ("X-API-Key", "an api-key header value"),
+        ("x-goog-api-key", "an api-key header value"),
+        ("Ocp-Apim-Subscription-Key", "an Azure subscription key (Ocp-Apim-Subscription-Key)"),
+        ("AWS_SECRET_ACCESS_KEY", "an AWS secret access key"),
+    ],
+)
+def test_a_header_like_field_is_a_secret_whatever_its_value(field: str, kind: str) -> None:
+    data = {"headers": {field: "opaque-value-1", "Accept": "application/json"}}
+
+    assert scan_for_secrets(data) == [SecretFinding(f"headers.{field}", kind)]
+
+
+def test_redacted_header_values_are_not_findings() -> None:
+    data = {"extra_headers": {"Authorization": "<redacted>", "api-key": "<scrubbed>"}}
+    assert scan_for_secrets(data) == []
+
+
+def test_an_allow_list_lets_exact_values_and_whole_patterns_through() -> None:
+    example = "AKIA" + "IOSFODNN7EXAMPLE"
+    other = "AKIA" + "Z" * 16
+    data = {"a": f"id {example}", "b": f"id {other}", "h": {"Authorization": "Basic dGVzdA=="}}
+
+    assert scan_for_secrets(data, allowed=[example]) == [
+        SecretFinding("b", "an AWS access key id (AKIA...)"),
+        SecretFinding("h.Authorization", "an Authorization header value"),
+    ]
+    assert scan_for_secrets(data, allowed=[re.compile(r"AKIA[A-Z0-9]{16}"), "dGVzdA=="]) == []
+    # A pattern must match the whole value: a part is not enough.
+    assert len(scan_for_secrets(data, allowed=[re.compile("AKIA")])) == 3
+
+
+def test_an_allowed_value_does_not_hide_another_secret_in_the_same_string() -> None:
+    example = "AKIA" + "IOSFODNN7EXAMPLE"
+    text = f"{example} and {KEY}"
+
+    assert scan_for_secrets([text], allowed=[example]) == [
+        SecretFinding("[0]", "an OpenAI-style API key (sk-...)")
+    ]
+
+
+@pytest.mark.parametrize("entry", [3, b"AKIA", ""])
+def test_an_allow_list_entry_of_the_wrong_kind_is_refused(entry: object) -> None:
+    with pytest.raises(CassetteError, match="Invalid allowed secret: an allowed secret"):
+        scan_for_secrets(["x"], allowed=[entry])  # type: ignore[list-item]

@@ -346,8 +346,9 @@ async def test_a_provider_records_every_model_it_hands_out(tmp_path: Path) -> No
 
     assert replayed.final_output == recorded.final_output
     assert replayed.items == recorded.items
-    model = replay_provider.get_model("gpt-test")
+    model = replay_provider.model
     assert isinstance(model, CassetteModel)
+    assert getattr(replay_provider.get_model("gpt-test"), "recorded_calls", None) == 3
     # The provider's own client retried the 500 below the model boundary (max_retries=2),
     # so the runner saw three model calls and the cassette holds three.
     assert model.recorded_calls == 3

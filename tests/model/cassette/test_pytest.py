@@ -155,3 +155,126 @@ def test_the_marker_sets_the_path_and_an_unknown_keyword_fails(
         )
     )
     project.runpytest().assert_outcomes(errors=1)
+
+
+def test_rewrite_is_accepted_and_records_again(
+    project: pytest.Pytester, server: OpenAIServer
+) -> None:
+    _write(project, server)
+    project.runpytest("--agents-record-mode=once").assert_outcomes(passed=1)
+
+    project.runpytest("--agents-record-mode=rewrite").assert_outcomes(passed=1)
+
+    assert len(server.requests) == 4
+
+
+def test_ci_overriding_an_explicit_mode_says_so_and_a_switch_records_there(
+    project: pytest.Pytester, server: OpenAIServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write(project, server)
+    monkeypatch.setenv("CI", "true")
+
+    ignored = project.runpytest("--agents-record-mode=all")
+
+    ignored.assert_outcomes(failed=1)
+    ignored.stdout.fnmatch_lines(
+        [
+            "agents-testing cassettes: record mode none (--agents-record-mode=all is ignored "
+            "because the CI environment variable is set*",
+            "*RecordModeIgnored: --agents-record-mode=all is ignored because the CI environment "
+            "variable is set*add --agents-record-in-ci.",
+        ]
+    )
+    assert server.requests == []
+
+    recorded = project.runpytest("--agents-record-mode=all", "--agents-record-in-ci")
+
+    recorded.assert_outcomes(passed=1)
+    recorded.stdout.fnmatch_lines(["agents-testing cassettes: record mode all"])
+    recorded.stdout.no_fnmatch_line("*RecordModeIgnored*")
+    assert len(server.requests) == 2
+    project.runpytest().assert_outcomes(passed=1)
+
+
+GUARD_INI = INI + "agents_block_model_requests = true\n"
+
+
+def test_recording_under_the_ini_guard_fails_naming_the_flag_that_lifts_it(
+    project: pytest.Pytester, server: OpenAIServer
+) -> None:
+    project.makeini(GUARD_INI)
+    _write(project, server)
+
+    refused = project.runpytest("--agents-record-mode=once")
+
+    refused.assert_outcomes(failed=1)
+    refused.stdout.fnmatch_lines(
+        [
+            "*CassetteRecordingBlocked: test_weather.py::test_weather: recording "
+            "*test_weather.json needs the real provider, but real model requests are blocked*"
+            "--agents-allow-model-requests*",
+        ]
+    )
+    assert server.requests == []
+
+    project.runpytest("--agents-record-mode=once", "--agents-allow-model-requests").assert_outcomes(
+        passed=1
+    )
+    assert len(server.requests) == 2
+    project.runpytest().assert_outcomes(passed=1)  # the replay runs under the guard
+
+
+INTERRUPTING = """
+import json
+
+import pytest
+from agents import Agent, RunConfig, Runner, function_tool
+from agents.models.openai_responses import OpenAIResponsesModel
+from openai import AsyncOpenAI
+
+ORIGINAL = json.JSONEncoder.iterencode
+
+
+@function_tool
+def weather(city: str) -> str:
+    '''The weather in a city.'''
+    return f"Sunny in {{city}}"
+
+
+def interrupted_part_way(self, value, *args, **kwargs):
+    for count, piece in enumerate(ORIGINAL(self, value, *args, **kwargs)):
+        if count == 40:
+            raise KeyboardInterrupt  # Ctrl-C while the cassette is being written
+        yield piece
+
+
+def real():
+    client = AsyncOpenAI(api_key="test-key", base_url={base_url!r}, max_retries=0)
+    return OpenAIResponsesModel("gpt-test", client)
+
+
+@pytest.mark.asyncio
+async def test_weather(monkeypatch, model_cassette):
+    agent = Agent(name="Weather", model=model_cassette.model(real), tools=[weather])
+    await Runner.run(agent, "Weather?", run_config=RunConfig(tracing_disabled=True))
+    # From here on (the cassette is saved at teardown), the serializer stops half-way.
+    monkeypatch.setattr(json.JSONEncoder, "iterencode", interrupted_part_way)
+"""
+
+
+def test_a_write_interrupted_half_way_leaves_the_previous_cassette_intact(
+    project: pytest.Pytester, server: OpenAIServer
+) -> None:
+    _write(project, server)
+    project.runpytest("--agents-record-mode=once").assert_outcomes(passed=1)
+    folder = project.path / "cassettes" / "test_weather"
+    before = (folder / "test_weather.json").read_bytes()
+    project.makepyfile(test_weather=INTERRUPTING.format(base_url=server.base_url))
+
+    result = project.runpytest_subprocess("--agents-record-mode=all")
+
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*KeyboardInterrupt*"])
+    assert len(server.requests) == 4  # it did record again, up to the write
+    assert sorted(path.name for path in folder.iterdir()) == ["test_weather.json"]
+    assert (folder / "test_weather.json").read_bytes() == before

@@ -67,3 +67,39 @@ def test_once_records_the_local_session_and_none_replays_it(project: pytest.Pyte
     result = project.runpytest()
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*recorded 'echo hello', now 'echo hello there'*"])
+
+
+CLASS_TEST = """
+import pytest
+from agents import trace
+from agents.sandbox.manifest import Manifest
+from agents.sandbox.sandboxes.unix_local import UnixLocalSandboxClient
+from agents.tracing.traces import NoOpTrace
+
+CLIENT = UnixLocalSandboxClient()
+
+
+class TestDesk:
+    @pytest.mark.asyncio
+    async def test_echo(self, sandbox_cassette):
+        session = await sandbox_cassette.session(lambda: CLIENT.create(manifest=Manifest()))
+        async with session:
+            await session.exec("echo hello")
+        # Recording or replaying, SDK tracing is off: nothing to export.
+        with trace("desk") as current:
+            assert isinstance(current, NoOpTrace)
+"""
+
+
+def test_a_sandbox_cassette_is_named_by_class_and_tracing_is_off(
+    project: pytest.Pytester,
+) -> None:
+    project.makepyfile(test_echo=CLASS_TEST)
+
+    project.runpytest("--agents-record-mode=once").assert_outcomes(passed=1)
+    project.runpytest().assert_outcomes(passed=1)
+
+    folder = project.path / "cassettes" / "test_echo"
+    assert [path.name for path in folder.iterdir()] == ["TestDesk.test_echo.sandbox.json"]
+    calls = json.loads((folder / "TestDesk.test_echo.sandbox.json").read_text())["calls"]
+    assert [call["method"] for call in calls] == ["exec"]

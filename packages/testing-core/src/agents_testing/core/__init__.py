@@ -17,15 +17,16 @@ from ._cassette.file import (
     CassetteMismatch,
     CassetteNotFound,
     CassetteVersionError,
-    RecordMode,
 )
-from ._cassette.secrets import CassetteSecretError, Scrubber, SecretFinding
+from ._cassette.modes import RecordMode
+from ._cassette.secrets import AllowedSecret, CassetteSecretError, Scrubber, SecretFinding
 from ._detach.cache import SnapshotCache
 from ._detach.detach import detach, readonly
 from ._errors import (
     AgentsTestingError,
     InvalidStepError,
     ModelRequestBlocked,
+    NetworkBlocked,
     UnconsumedStepsError,
     UncopyableValue,
     UnexpectedCallError,
@@ -40,6 +41,7 @@ from ._values import exception_problem, safe_repr
 
 __all__ = [
     "AgentsTestingError",
+    "AllowedSecret",
     "AnyOrder",
     "CapturedTraces",
     "CassetteError",
@@ -53,6 +55,7 @@ __all__ = [
     "InvalidStepError",
     "MissingBoundaryError",
     "ModelRequestBlocked",
+    "NetworkBlocked",
     "RecordMode",
     "Scrubber",
     "SecretFinding",

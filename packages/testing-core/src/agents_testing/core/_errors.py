@@ -15,6 +15,7 @@ __all__ = [
     "AgentsTestingError",
     "InvalidStepError",
     "ModelRequestBlocked",
+    "NetworkBlocked",
     "UnconsumedStepsError",
     "UncopyableValue",
     "UnexpectedCallError",
@@ -111,6 +112,36 @@ class ModelRequestBlocked(AgentsTestingError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.test, self.model, self.operation))
+
+
+class NetworkBlocked(AgentsTestingError, ConnectionError):
+    """A test tried to reach a host outside this machine while the network is blocked.
+
+    Raised by the pytest plugin's network block (``--agents-block-network``) instead of
+    connecting or looking the name up. ``test`` is the pytest node id, ``host`` the host
+    name or address, ``port`` the port (``None`` when not known yet) and ``operation``
+    what was attempted: ``"connect"``, ``"name lookup"`` or ``"trace upload"``. It is a
+    ``ConnectionError``, so code that handles an unreachable host handles it too; the
+    test fails all the same.
+    """
+
+    def __init__(self, test: str, host: str, port: int | None, operation: str) -> None:
+        self.test = test
+        self.host = host
+        self.port = port
+        self.operation = operation
+        target = host if port is None else f"{host}:{port}"
+        super().__init__(
+            f"{test}: {operation} of {target} was blocked: the network is blocked "
+            "(--agents-block-network or agents_block_network = true) and only loopback "
+            "addresses (127.0.0.0/8, ::1, localhost) may be reached. Replace the remote "
+            "service with a double, a cassette or a local server, or mark the test with "
+            "@pytest.mark.agents_allow_network (--agents-allow-network lifts an ini-enabled "
+            "block for a whole run)."
+        )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.test, self.host, self.port, self.operation))
 
 
 class UncopyableValue(AgentsTestingError):

@@ -1,8 +1,8 @@
-"""Cassette mechanisms shared by the model and sandbox boundaries (public API for them).
+"""Cassette mechanisms shared by every recorded boundary (public API for the boundaries).
 
-The file format (versioned, stable key order), the request diff and the secret
-scrubbing and scanning live here once; each boundary records and replays its own calls
-on top of them.
+The file format (versioned, stable key order, written atomically), the record modes, the
+file naming, the request diff and the secret scrubbing and scanning live here once; each
+boundary records and replays its own calls on top of them.
 """
 
 from __future__ import annotations
@@ -14,17 +14,31 @@ from ._cassette.file import (
     CassetteFormatError,
     CassetteMismatch,
     CassetteNotFound,
+    CassetteRecordingBlocked,
     CassetteVersionError,
     dump_cassette,
+    iter_cassette,
     load_cassette,
     read_cassette,
-    resolve_record_mode,
     write_cassette,
 )
+from ._cassette.modes import (
+    RECORD_MODES,
+    RecordMode,
+    RecordModeIgnored,
+    ignored_in_ci,
+    in_ci,
+    keeps_recorded,
+    records,
+    resolve_record_mode,
+)
+from ._cassette.naming import cassette_file_name, cassette_path
 from ._cassette.secrets import (
+    AllowedSecret,
     CassetteSecretError,
     Scrubber,
     SecretFinding,
+    allowed_secret_problem,
     scan_for_secrets,
     scrub,
     scrubber_problem,
@@ -32,18 +46,31 @@ from ._cassette.secrets import (
 
 __all__ = [
     "FORMAT_VERSION",
+    "RECORD_MODES",
+    "AllowedSecret",
     "CassetteError",
     "CassetteFormatError",
     "CassetteMismatch",
     "CassetteNotFound",
+    "CassetteRecordingBlocked",
     "CassetteSecretError",
     "CassetteVersionError",
+    "RecordMode",
+    "RecordModeIgnored",
     "Scrubber",
     "SecretFinding",
+    "allowed_secret_problem",
+    "cassette_file_name",
+    "cassette_path",
     "diff_json",
     "dump_cassette",
+    "ignored_in_ci",
+    "in_ci",
+    "iter_cassette",
+    "keeps_recorded",
     "load_cassette",
     "read_cassette",
+    "records",
     "resolve_record_mode",
     "scan_for_secrets",
     "scrub",

@@ -51,46 +51,96 @@ def has_builtin_testing() -> bool:
 
 __all__ += ["TracingState", "capture_tracing_state", "provider_model_methods"]
 
-# The SDK models that send requests to a provider, with the public methods through
-# which every request starts. Subclasses (``OpenAIResponsesWSModel``, the SIP realtime
-# model, ...) reach the provider through these same methods. Identical from 0.14 to
-# 0.24; a release that moves or renames one gets its entry here.
-_PROVIDER_MODEL_METHODS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    (
-        "agents.models.openai_responses",
-        "OpenAIResponsesModel",
-        ("get_response", "stream_response"),
-    ),
-    (
-        "agents.models.openai_chatcompletions",
-        "OpenAIChatCompletionsModel",
-        ("get_response", "stream_response"),
-    ),
-    ("agents.realtime.openai_realtime", "OpenAIRealtimeWebSocketModel", ("connect",)),
-    ("agents.voice.models.openai_stt", "OpenAISTTModel", ("transcribe", "create_session")),
-    ("agents.voice.models.openai_tts", "OpenAITTSModel", ("run",)),
+# The SDK's model interfaces, each with the methods through which every request of its
+# implementations starts (the rest of an interface works on a connection one of these
+# made). The same from 0.14 to 0.24; the implementations are found, not listed: every
+# subclass the SDK defines, so that LiteLLM, any-llm, the websocket transports and the
+# models of later releases are covered as soon as their module is imported.
+_MODEL_INTERFACES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("agents.models.interface", "Model", ("get_response", "stream_response")),
+    ("agents.realtime.model", "RealtimeModel", ("connect",)),
+    ("agents.voice.model", "STTModel", ("transcribe", "create_session")),
+    ("agents.voice.model", "TTSModel", ("run",)),
 )
 
 
-@lru_cache(maxsize=1)
-def provider_model_methods() -> tuple[tuple[type, tuple[str, ...]], ...]:
-    """The installed SDK's provider-backed model classes with their request methods.
+def model_interfaces() -> tuple[tuple[type, tuple[str, ...]], ...]:
+    """The SDK's model interfaces with their request methods (``Model``: ``get_response``, ...).
 
-    Classes whose module cannot be imported (the realtime or voice extra is not
-    installed) are left out: code in that environment cannot use them either.
+    Interfaces whose module cannot be imported (the realtime or voice extra is missing)
+    are left out: nothing in that environment can implement them.
     """
     from importlib import import_module
 
     found: list[tuple[type, tuple[str, ...]]] = []
-    for module_name, class_name, methods in _PROVIDER_MODEL_METHODS:
+    for module_name, class_name, methods in _MODEL_INTERFACES:
         try:
             module = import_module(module_name)
         except ImportError:
             continue
         cls = getattr(module, class_name, None)
         if isinstance(cls, type):
-            found.append((cls, tuple(name for name in methods if name in vars(cls))))
+            found.append((cls, methods))
     return tuple(found)
+
+
+def is_provider_model(cls: type) -> bool:
+    """Whether ``cls`` is a model the SDK itself defines (not one of its testing doubles)."""
+    module = getattr(cls, "__module__", "") or ""
+    parts = module.split(".")
+    return parts[0] == "agents" and not any(part.startswith("testing") for part in parts)
+
+
+def provider_model_methods() -> tuple[tuple[type, tuple[str, ...]], ...]:
+    """The SDK's provider-backed model classes imported so far, with the request methods
+    each defines itself (inherited ones are covered on the class that defines them).
+
+    Found by walking the subclasses of :func:`model_interfaces`, so a release that adds a
+    model needs no entry here. Optional integrations (LiteLLM, any-llm) appear once their
+    module has been imported, which needs their package.
+    """
+    found: list[tuple[type, tuple[str, ...]]] = []
+    seen: set[type] = set()
+    for interface, methods in model_interfaces():
+        pending: list[type] = list(interface.__subclasses__())
+        while pending:
+            cls = pending.pop()
+            if cls in seen:
+                continue
+            seen.add(cls)
+            pending.extend(cls.__subclasses__())
+            own = tuple(name for name in methods if name in vars(cls))
+            if own and is_provider_model(cls):
+                found.append((cls, own))
+    return tuple(found)
+
+
+# Model-name prefixes that the SDK's ``MultiProvider`` hands to optional integrations,
+# with the model class each one makes. Without the integration's package, asking for
+# such a model raises ImportError before any request could be blocked.
+_OPTIONAL_PREFIXES: dict[str, str] = {"litellm": "LitellmModel", "any-llm": "AnyLLMModel"}
+
+
+def multi_provider_fallback() -> tuple[type, str, dict[str, str]] | None:
+    """``MultiProvider``, its method making the provider for a prefix, and the optional
+    prefixes with their model class names; ``None`` where the SDK routes no prefixes.
+
+    The method is private (``_get_fallback_provider``, the same from 0.14 to 0.24).
+    """
+    try:
+        from agents.models.multi_provider import MultiProvider
+    except ImportError:
+        return None
+    if "_get_fallback_provider" not in vars(MultiProvider):
+        return None
+    return MultiProvider, "_get_fallback_provider", dict(_OPTIONAL_PREFIXES)
+
+
+__all__ += [
+    "is_provider_model",
+    "model_interfaces",
+    "multi_provider_fallback",
+]
 
 
 # Where a provider makes its default client: ``AsyncOpenAI()`` raises "Missing
@@ -446,3 +496,33 @@ def default_model_name() -> str:
 
 
 __all__ += ["current_agent_name", "default_model_name"]
+
+
+# --- MCP boundary ---
+
+__all__ += ["mcp_error_results_keep_content", "mcp_server_options"]
+
+
+@lru_cache(maxsize=1)
+def mcp_server_options() -> frozenset[str]:
+    """The keyword options ``agents.mcp.MCPServer.__init__`` takes on the installed SDK.
+
+    0.14 to 0.16 take ``use_structured_content``, ``require_approval``,
+    ``failure_error_function`` and ``tool_meta_resolver``; 0.17 adds
+    ``custom_data_extractor``; later releases add ``tool_input_guardrails`` and
+    ``tool_output_guardrails``. The abstract methods (``connect``, ``cleanup``, ``name``,
+    ``list_tools``, ``call_tool``, ``list_prompts``, ``get_prompt``) and the resource
+    methods are the same on every supported release.
+    """
+    import inspect
+
+    from agents.mcp import MCPServer
+
+    parameters = inspect.signature(MCPServer.__init__).parameters
+    return frozenset(name for name in parameters if name != "self")
+
+
+def mcp_error_results_keep_content() -> bool:
+    """Whether, with ``use_structured_content``, a result flagged ``isError`` still reaches
+    the model as its text content (0.20+); earlier releases send its structured content."""
+    return sdk_at_least(0, 20)

@@ -20,15 +20,19 @@ from ._errors import UnconsumedStepsError
 from .compat import TracingState, capture_tracing_state
 
 __all__ = [
+    "ALLOW_MARKER",
     "CALL_REPORT",
     "DOUBLES",
     "FIXTURE_MARKER",
+    "MODEL_REQUESTS_BLOCKED",
     "FixtureOptions",
     "ScriptedDoubles",
+    "blocks_model_requests",
     "note_unconsumed",
 ]
 
 FIXTURE_MARKER = "agents_testing"
+ALLOW_MARKER = "agents_allow_model_requests"
 _SECTION = "unconsumed scripted steps"
 
 P = ParamSpec("P")
@@ -167,6 +171,15 @@ def _describe(found: list[tuple[str, UnconsumedStepsError]]) -> str:
 
 DOUBLES = pytest.StashKey[ScriptedDoubles]()
 CALL_REPORT = pytest.StashKey[pytest.TestReport]()
+#: Whether this run blocks real model requests (the option, or the ini key not lifted).
+MODEL_REQUESTS_BLOCKED = pytest.StashKey[bool]()
+
+
+def blocks_model_requests(item: pytest.Item) -> bool:
+    """Whether real model requests are blocked in test ``item`` (the guard is installed)."""
+    return item.config.stash.get(MODEL_REQUESTS_BLOCKED, False) and (
+        item.get_closest_marker(ALLOW_MARKER) is None
+    )
 
 
 def note_unconsumed(item: pytest.Item, report: pytest.TestReport) -> None:

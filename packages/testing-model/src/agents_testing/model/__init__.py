@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
     from ._call import InputMessage, ModelCall
     from ._cassette.cassette import ModelCassette
+    from ._cassette.fixture import ModelCassetteFixture
     from ._cassette.outcome import ReplayedModelError
     from ._cassette.recorder import RecordingModel, RecordingModelProvider
     from ._cassette.replay import CassetteModel, CassetteModelProvider, ModelRequestMismatch
@@ -79,6 +80,7 @@ __all__ = [
     "ModelCall",
     "ModelCallMatcherError",
     "ModelCassette",
+    "ModelCassetteFixture",
     "ModelRequestMismatch",
     "ModelScriptError",
     "ModelStep",
@@ -148,6 +150,7 @@ if not TYPE_CHECKING:
             "ModelCall": "._call",
             "ModelCallMatcherError": "._errors",
             "ModelCassette": "._cassette.cassette",
+            "ModelCassetteFixture": "._cassette.fixture",
             "ModelRequestMismatch": "._cassette.replay",
             "ModelScriptError": "._errors",
             "ModelStep": "._step",

@@ -7,22 +7,24 @@ Loaded by pytest through the ``pytest11`` entry point; the library never imports
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
-from agents_testing.core.cassette_pytest import CassetteOptions, finish_cassette
+from agents_testing.core.cassette_pytest import (
+    CassetteOptions,
+    finish_cassette,
+    register_cassette_fixture,
+)
 from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
-    from agents.models.interface import Model, ModelProvider
     from agents.usage import Usage
 
     from agents_testing.model import (
-        CassetteModel,
-        ModelCassette,
+        ModelCassetteFixture,
         ScriptedModelFactory,
         ScriptedModelProvider,
         ScriptedModelProviderFactory,
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
 
 # The record-mode option and the cassette marker, shared with the sandbox plugin.
 pytest_plugins = ["agents_testing.core.cassette_pytest"]
+register_cassette_fixture("model_cassette", "model")
 
 
 @pytest.fixture
@@ -107,67 +110,18 @@ def scripted_model_provider(
         )
 
 
-class ModelCassetteFixture:
-    """This test's model cassette: ``model(real)`` / ``provider(real)`` record or replay.
-
-    In record mode ``none`` (the default, and always under CI) both replay the cassette
-    and never touch ``real``; ``once`` records when there is no cassette yet;
-    ``new_episodes`` replays what still matches and records the rest; ``all`` records
-    again. A recording is saved when the test passes; a replay is checked with
-    ``assert_complete()``.
-    """
-
-    def __init__(self, options: CassetteOptions) -> None:
-        from agents_testing.model import ModelCassette
-
-        self.mode = options.mode
-        self.cassette: ModelCassette = ModelCassette(options.path, **options.settings)
-        self.replaying: CassetteModel | None = None
-        self.recording = False
-
-    @property
-    def path(self) -> Any:
-        """Where this test's cassette is."""
-        return self.cassette.path
-
-    def _records(self) -> bool:
-        return (
-            self.mode == "all"
-            or (self.mode != "none" and not self.cassette.exists)
-            or (self.mode == "new_episodes")
-        )
-
-    def model(self, real: Model | Callable[[], Model] | None = None) -> Model:
-        """The model for this test: ``real`` recorded, or the cassette replayed."""
-        if not self._records():
-            self.replaying = self.cassette.replay()
-            return self.replaying
-        if real is None:
-            raise pytest.UsageError(
-                f"Recording {self.path} needs the real model: model_cassette.model(real_model)."
-            )
-        self.recording = True
-        return self.cassette.record(real, keep_recorded=self.mode == "new_episodes")
-
-    def provider(
-        self, real: ModelProvider | Callable[[], ModelProvider] | None = None
-    ) -> ModelProvider:
-        """A model provider for ``RunConfig(model_provider=...)``; default ``OpenAIProvider()``."""
-        if not self._records():
-            provider = self.cassette.replay_provider()
-            self.replaying = provider.get_model(None)  # type: ignore[assignment]
-            return provider
-        if real is None:
-            from agents.models.openai_provider import OpenAIProvider
-
-            real = OpenAIProvider
-        self.recording = True
-        return self.cassette.record_provider(real, keep_recorded=self.mode == "new_episodes")
-
-
 @pytest.fixture
-def model_cassette(request: pytest.FixtureRequest) -> Iterator[ModelCassetteFixture]:
-    """This test's model cassette (``@pytest.mark.agents_cassette`` configures it)."""
+def model_cassette(
+    request: pytest.FixtureRequest, _agents_testing_doubles: ScriptedDoubles
+) -> Iterator[ModelCassetteFixture]:
+    """This test's model cassette (``@pytest.mark.agents_cassette`` configures it).
+
+    Like the ``scripted_*`` fixtures it turns SDK tracing off for the test (unless
+    ``@pytest.mark.agents_testing(disable_tracing=False)``), recording or replaying, so
+    no trace is exported.
+    """
+    from agents_testing.model import ModelCassetteFixture
+
     assert isinstance(request.node, pytest.Item)
     fixture = ModelCassetteFixture(CassetteOptions.for_item(request.node, "model"))
     yield fixture

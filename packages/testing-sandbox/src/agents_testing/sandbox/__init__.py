@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
     from ._call import SandboxCall
     from ._cassette.cassette import ReplayedSandboxError, SandboxCallMismatch, SandboxCassette
+    from ._cassette.fixture import SandboxCassetteFixture
     from ._errors import (
         InvalidSandboxArgument,
         InvalidSandboxStep,
@@ -37,6 +38,7 @@ __all__ = [
     "SandboxCallMatcherError",
     "SandboxCallMismatch",
     "SandboxCassette",
+    "SandboxCassetteFixture",
     "SandboxMethodUnavailable",
     "SandboxScriptError",
     "SandboxStepSpec",
@@ -63,6 +65,7 @@ if not TYPE_CHECKING:
             "SandboxCallMatcherError": "._errors",
             "SandboxCallMismatch": "._cassette.cassette",
             "SandboxCassette": "._cassette.cassette",
+            "SandboxCassetteFixture": "._cassette.fixture",
             "SandboxMethodUnavailable": "._errors",
             "SandboxScriptError": "._errors",
             "SandboxStepSpec": "._steps",

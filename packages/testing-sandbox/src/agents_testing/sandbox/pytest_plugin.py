@@ -6,13 +6,16 @@ Loaded by pytest through the ``pytest11`` entry point; the library never imports
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
-from agents_testing.core.cassette_pytest import CassetteOptions, finish_cassette
+from agents_testing.core.cassette_pytest import (
+    CassetteOptions,
+    finish_cassette,
+    register_cassette_fixture,
+)
 from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
@@ -20,7 +23,7 @@ if TYPE_CHECKING:
 
     from agents_testing.core import AnyOrder
     from agents_testing.sandbox import (
-        SandboxCassette,
+        SandboxCassetteFixture,
         SandboxStepSpec,
         ScriptedSandboxFactory,
         ScriptedSandboxSession,
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
 
 # The record-mode option and the cassette marker, shared with the model plugin.
 pytest_plugins = ["agents_testing.core.cassette_pytest"]
+register_cassette_fixture("sandbox_cassette", "sandbox")
 
 
 @pytest.fixture
@@ -60,45 +64,17 @@ def scripted_sandbox(
     return _agents_testing_doubles.track("scripted_sandbox", scripted)
 
 
-class SandboxCassetteFixture:
-    """This test's sandbox cassette: ``await session(real)`` records ``real`` or replays.
-
-    ``real`` is a live session, or a callable returning one (or an awaitable of one), so
-    a replay never creates a sandbox. Record modes work as for ``model_cassette``;
-    ``new_episodes`` records the whole session again.
-    """
-
-    def __init__(self, options: CassetteOptions) -> None:
-        from agents_testing.sandbox import SandboxCassette
-
-        self.mode = options.mode
-        self.cassette: SandboxCassette = SandboxCassette(options.path, **options.settings)
-        self.replaying: ScriptedSandboxSession | None = None
-        self.recording = False
-
-    async def session(self, real: Any = None, *, manifest: Any = None) -> Any:
-        """The session for this test (pass it as ``RunConfig(sandbox={"session": ...})``)."""
-        records = self.mode in ("all", "new_episodes") or (
-            self.mode == "once" and not self.cassette.exists
-        )
-        if not records:
-            self.replaying = self.cassette.replay(manifest=manifest)
-            return self.replaying
-        if real is None:
-            raise pytest.UsageError(
-                f"Recording {self.cassette.path} needs the real session: "
-                "await sandbox_cassette.session(live_session_or_factory)."
-            )
-        live = real() if callable(real) else real
-        if inspect.isawaitable(live):
-            live = await live
-        self.recording = True
-        return self.cassette.record(live)
-
-
 @pytest.fixture
-def sandbox_cassette(request: pytest.FixtureRequest) -> Iterator[SandboxCassetteFixture]:
-    """This test's sandbox cassette (``@pytest.mark.agents_cassette`` configures it)."""
+def sandbox_cassette(
+    request: pytest.FixtureRequest, _agents_testing_doubles: ScriptedDoubles
+) -> Iterator[SandboxCassetteFixture]:
+    """This test's sandbox cassette (``@pytest.mark.agents_cassette`` configures it).
+
+    SDK tracing is off for the test, as with the ``scripted_*`` fixtures (unless
+    ``@pytest.mark.agents_testing(disable_tracing=False)``).
+    """
+    from agents_testing.sandbox import SandboxCassetteFixture
+
     assert isinstance(request.node, pytest.Item)
     fixture = SandboxCassetteFixture(CassetteOptions.for_item(request.node, "sandbox"))
     yield fixture

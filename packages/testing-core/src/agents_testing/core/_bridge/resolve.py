@@ -33,6 +33,7 @@ BOUNDARIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "sandbox": ("agents-testing-sandbox", ("agents.testing", "agents.testing.sandbox")),
     "realtime": ("agents-testing-realtime", ("agents.realtime.testing",)),
     "voice": ("agents-testing-voice", ("agents.voice.testing",)),
+    "mcp": ("agents-testing-mcp", ("agents.mcp.testing",)),
 }
 
 # The public names of each boundary, so that asking a bridged module for a name of
@@ -50,6 +51,7 @@ _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
             "ModelCall",
             "ModelCallMatcherError",
             "ModelCassette",
+            "ModelCassetteFixture",
             "ModelRequestMismatch",
             "ModelScriptError",
             "ModelStep",
@@ -108,6 +110,7 @@ _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
             "SandboxCallMatcherError",
             "SandboxCallMismatch",
             "SandboxCassette",
+            "SandboxCassetteFixture",
             "SandboxMethodUnavailable",
             "SandboxScriptError",
             "SandboxStepSpec",
@@ -118,6 +121,38 @@ _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
             "any_order",
             "scripted_sandbox_session",
             "to_snapshot",
+        }
+    ),
+    "mcp": frozenset(
+        {
+            "InvalidMCPArgument",
+            "InvalidMCPStep",
+            "MCPCall",
+            "MCPCallMatcherError",
+            "MCPCallMismatch",
+            "MCPCassette",
+            "MCPRequest",
+            "MCPSchemaViolation",
+            "MCPScriptError",
+            "MCPStepSpec",
+            "ReplayedMCPError",
+            "ScriptedMCPServer",
+            "ScriptedMCPServerFactory",
+            "ScriptedPrompt",
+            "ScriptedResource",
+            "UnconsumedMCPSteps",
+            "UnexpectedMCPCall",
+            "any_order",
+            "error_result",
+            "image_result",
+            "json_result",
+            "mcp_error",
+            "mcp_prompt",
+            "mcp_resource",
+            "mcp_tool",
+            "text_result",
+            "to_snapshot",
+            "tool_result",
         }
     ),
 }

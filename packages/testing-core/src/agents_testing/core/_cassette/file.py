@@ -8,11 +8,13 @@ the same run, so re-recording an unchanged workflow rewrites the very same bytes
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import Mapping, Sequence
+import secrets
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from .._errors import AgentsTestingError, UnexpectedCallError, ordinal
 
@@ -22,12 +24,12 @@ __all__ = [
     "CassetteFormatError",
     "CassetteMismatch",
     "CassetteNotFound",
+    "CassetteRecordingBlocked",
     "CassetteVersionError",
-    "RecordMode",
     "dump_cassette",
+    "iter_cassette",
     "load_cassette",
     "read_cassette",
-    "resolve_record_mode",
     "write_cassette",
 ]
 
@@ -35,9 +37,6 @@ FORMAT_VERSION = 1
 """The newest cassette layout this release reads and the one it writes."""
 
 _VERSION_KEY = "agents_testing_cassette"
-
-RecordMode = Literal["none", "once", "new_episodes", "all"]
-RECORD_MODES: tuple[RecordMode, ...] = ("none", "once", "new_episodes", "all")
 
 
 class CassetteError(AgentsTestingError):
@@ -47,18 +46,21 @@ class CassetteError(AgentsTestingError):
 class CassetteFormatError(CassetteError):
     """A cassette file cannot be read: it is not a cassette, or is damaged.
 
-    ``path`` is the file (``None`` for text not read from a file) and ``detail`` says
-    what is wrong.
+    ``path`` is the file (``None`` for text not read from a file), ``detail`` says what
+    is wrong and ``location`` is the JSON path of the damaged part inside the document
+    (``calls[2].response.output[0]``, 0-based; ``None`` when the whole file is at fault).
     """
 
-    def __init__(self, path: str | None, detail: str) -> None:
+    def __init__(self, path: str | None, detail: str, location: str | None = None) -> None:
         self.path = path
         self.detail = detail
+        self.location = location
         where = f"Cassette {path}" if path is not None else "Cassette"
-        super().__init__(f"{where} cannot be read: {detail}")
+        at = f" at {location}" if location else ""
+        super().__init__(f"{where} cannot be read{at}: {detail}")
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.path, self.detail))
+        return (type(self), (self.path, self.detail, self.location))
 
 
 class CassetteVersionError(CassetteFormatError):
@@ -90,18 +92,52 @@ class CassetteNotFound(CassetteError):
     ``"sandbox"``.
     """
 
-    def __init__(self, path: str, boundary: str) -> None:
+    def __init__(self, path: str, boundary: str, earlier: str | None = None) -> None:
         self.path = path
         self.boundary = boundary
+        #: Where an earlier release of agents-testing would have kept this cassette, when
+        #: a file is there: it only needs moving.
+        self.earlier = earlier
+        if earlier is not None:
+            advice = (
+                f"A cassette for this test is at {earlier}, where earlier releases named it; "
+                f"move it (git mv {earlier} {path})."
+            )
+        else:
+            advice = (
+                "Record it once against the real provider with `pytest "
+                "--agents-record-mode=once <this test>` (when the CI environment variable is "
+                "set, add --agents-record-in-ci), then commit the file."
+            )
         super().__init__(
-            f"No {boundary} cassette at {path}, and record mode 'none' only replays. Record "
-            f"it once against the real provider with `pytest --agents-record-mode=once "
-            f"<this test>` (outside CI: the CI environment variable forces 'none'), then "
-            f"commit the file."
+            f"No {boundary} cassette at {path}, and record mode 'none' only replays. {advice}"
         )
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.path, self.boundary))
+        return (type(self), (self.path, self.boundary, self.earlier))
+
+
+class CassetteRecordingBlocked(CassetteError):
+    """A test would record its cassette, but real model requests are blocked for it.
+
+    ``path`` is the cassette that would be written and ``test`` the pytest node id.
+    Raised before the real provider is touched: recording means reaching it, and the
+    request guard promises that nothing does unless the run or the test says so.
+    """
+
+    def __init__(self, path: str, test: str) -> None:
+        self.path = path
+        self.test = test
+        super().__init__(
+            f"{test}: recording {path} needs the real provider, but real model requests "
+            f"are blocked (--agents-block-model-requests or agents_block_model_requests = "
+            f"true). Record with `pytest --agents-allow-model-requests "
+            f"--agents-record-mode=...` (it lifts an ini-enabled guard for that run), or "
+            f"mark the test with @pytest.mark.agents_allow_model_requests."
+        )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.path, self.test))
 
 
 class CassetteMismatch(CassetteError, UnexpectedCallError):
@@ -140,13 +176,15 @@ def _versions(packages: Sequence[str]) -> dict[str, str]:
     return found
 
 
-def dump_cassette(
+def iter_cassette(
     boundary: str, calls: Sequence[Mapping[str, Any]], *, packages: Sequence[str]
-) -> str:
-    """The text of a cassette holding ``calls``: sorted keys, one call per block.
+) -> Iterator[str]:
+    """The text of a cassette holding ``calls``, in pieces as the encoder produces them.
 
-    ``packages`` are the distributions whose versions are written down (the SDK and the
-    boundary package that wrote it), for the reader of a diff.
+    Sorted keys, one call per block. ``packages`` are the distributions whose versions
+    are written down (the SDK and the boundary package that wrote it), for the reader of
+    a diff. Hand the pieces to :func:`write_cassette`, which streams them into a
+    temporary file.
     """
     document = {
         _VERSION_KEY: FORMAT_VERSION,
@@ -154,17 +192,42 @@ def dump_cassette(
         "written_by": _versions(packages),
         "calls": list(calls),
     }
-    return json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    encoder = json.JSONEncoder(sort_keys=True, indent=2, ensure_ascii=False)
+    yield from encoder.iterencode(document)
+    yield "\n"
 
 
-def write_cassette(path: str | os.PathLike[str], text: str) -> None:
-    """Write cassette ``text`` to ``path`` (creating folders), replacing it whole."""
+def dump_cassette(
+    boundary: str, calls: Sequence[Mapping[str, Any]], *, packages: Sequence[str]
+) -> str:
+    """The text of a cassette holding ``calls`` (:func:`iter_cassette` joined)."""
+    return "".join(iter_cassette(boundary, calls, packages=packages))
+
+
+def write_cassette(path: str | os.PathLike[str], text: str | Iterable[str]) -> None:
+    """Write cassette ``text`` (a string or its pieces) to ``path``, replacing it whole.
+
+    The text goes to a temporary file in the same folder, which replaces the cassette
+    only once it is complete (``os.replace``). A crash, Ctrl-C or an error part-way
+    (in the serializer producing the pieces, say) leaves the previous cassette as it
+    was, and the temporary file is removed (short of the process being killed).
+    """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    # A reader never sees half a cassette, even when two workers record at once.
-    os.replace(temporary, target)
+    pieces: Iterable[str] = (text,) if isinstance(text, str) else text
+    # Unique per writer, so that two xdist workers recording at once never share it.
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        with open(temporary, "x", encoding="utf-8", newline="\n") as stream:
+            for piece in pieces:
+                stream.write(piece)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def load_cassette(text: str, boundary: str, path: str | None = None) -> list[dict[str, Any]]:
@@ -173,13 +236,17 @@ def load_cassette(text: str, boundary: str, path: str | None = None) -> list[dic
         document = json.loads(text)
     except ValueError as error:
         raise CassetteFormatError(path, f"it is not valid JSON ({error}).") from None
+    except RecursionError:
+        raise CassetteFormatError(path, "it is nested too deeply to be a cassette.") from None
     if not isinstance(document, dict) or _VERSION_KEY not in document:
         raise CassetteFormatError(
             path, f"it is not an agents-testing cassette (no {_VERSION_KEY!r} key)."
         )
     version = document[_VERSION_KEY]
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise CassetteFormatError(path, f"its format version {version!r} is not valid.")
+        raise CassetteFormatError(
+            path, f"its format version {version!r} is not valid.", _VERSION_KEY
+        )
     if version > FORMAT_VERSION:
         raise CassetteVersionError(path, version)
     if document.get("boundary") != boundary:
@@ -187,10 +254,16 @@ def load_cassette(text: str, boundary: str, path: str | None = None) -> list[dic
             path,
             f"it records the {document.get('boundary')!r} boundary, not {boundary!r}; "
             f"load it with the matching boundary's cassette functions.",
+            "boundary",
         )
     calls = document.get("calls")
-    if not isinstance(calls, list) or not all(isinstance(call, dict) for call in calls):
-        raise CassetteFormatError(path, "its 'calls' must be a list of objects.")
+    if not isinstance(calls, list):
+        raise CassetteFormatError(path, "its 'calls' must be a list of objects.", "calls")
+    for index, call in enumerate(calls):
+        if not isinstance(call, dict):
+            raise CassetteFormatError(
+                path, "its 'calls' must be a list of objects.", f"calls[{index}]"
+            )
     return calls
 
 
@@ -201,21 +274,8 @@ def read_cassette(path: str | os.PathLike[str], boundary: str) -> list[dict[str,
         text = Path(name).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise CassetteNotFound(name, boundary) from None
+    except UnicodeDecodeError as error:
+        raise CassetteFormatError(name, f"it is not UTF-8 text ({error}).") from None
+    except OSError as error:
+        raise CassetteFormatError(name, f"it cannot be opened ({error}).") from None
     return load_cassette(text, boundary, name)
-
-
-def resolve_record_mode(
-    requested: str | None, environ: Mapping[str, str] | None = None
-) -> RecordMode:
-    """The record mode in effect: ``requested`` (default ``none``), but always ``none`` in CI.
-
-    CI is recognized by a ``CI`` environment variable set to anything but an empty
-    string, ``0`` or ``false``: there is no provider to record from there.
-    """
-    env = os.environ if environ is None else environ
-    mode = "none" if requested is None else requested
-    if mode not in RECORD_MODES:
-        raise CassetteError(f"Unknown record mode {mode!r}; use one of {', '.join(RECORD_MODES)}.")
-    if env.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
-        return "none"
-    return mode

@@ -3,7 +3,9 @@
 Recorders never take anything from a provider client (keys, headers, organization or
 project ids, base URLs), but content can still carry a secret: a key pasted into a
 prompt, a token echoed by a tool. Scrubbers rewrite every recorded string; the scan then
-refuses to write a cassette in which a secret-shaped string is left, naming the place.
+refuses to write a cassette in which a secret-shaped string is left, naming the place and
+the format (:mod:`.secret_formats`), never the value. Known harmless values (a
+documented example key, a test fixture's token) are let through by an allow list.
 """
 
 from __future__ import annotations
@@ -14,11 +16,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from .file import CassetteError
+from .secret_formats import REDACTED_VALUES, SHAPES, field_format
 
 __all__ = [
+    "AllowedSecret",
     "CassetteSecretError",
     "Scrubber",
     "SecretFinding",
+    "allowed_secret_problem",
     "scan_for_secrets",
     "scrub",
     "scrubber_problem",
@@ -29,16 +34,11 @@ Scrubber = _Pattern | tuple[_Pattern, str] | Callable[[str], str]
 """A content scrubber: a regex (matches become ``<scrubbed>``), a ``(regex, replacement)``
 pair, or a callable taking each recorded string and returning it rewritten."""
 
-_REPLACEMENT = "<scrubbed>"
+AllowedSecret = str | re.Pattern[str]
+"""An entry of a cassette's allow list: the exact secret value, or a compiled pattern that
+the whole value must match (``re.compile(r"AKIA[A-Z0-9]{12}EXAMPLE")``)."""
 
-_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("an OpenAI-style API key (sk-...)", re.compile(r"\bsk-[A-Za-z0-9][A-Za-z0-9_\-]{15,}")),
-    ("a bearer token", re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/\-]{8,}=*")),
-    (
-        "a URL with credentials",
-        re.compile(r"\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@]+:[^\s/@]+@"),
-    ),
-)
+_REPLACEMENT = "<scrubbed>"
 
 
 @dataclass(frozen=True)
@@ -67,8 +67,9 @@ class CassetteSecretError(CassetteError):
         super().__init__(
             f"Refusing to write the cassette{target}: it would contain secret-shaped "
             f"strings at\n{shown}\nAdd a scrubber for them (scrubbers=[r'regex', "
-            f"(r'regex', 'replacement'), callable]), or pass allow_secrets=True if they are "
-            f"harmless test values."
+            f"(r'regex', 'replacement'), callable]); if they are harmless test values, "
+            f"list them in allowed_secrets=[exact value, re.compile(pattern)] (or pass "
+            f"allow_secrets=True to skip the scan)."
         )
 
     def __reduce__(self) -> tuple[object, ...]:
@@ -143,37 +144,95 @@ def scrub(value: Any, scrubbers: Iterable[Scrubber]) -> Any:
     return walk(value)
 
 
+def allowed_secret_problem(entry: object) -> str | None:
+    """Why ``entry`` is not a valid :data:`AllowedSecret`, or ``None`` when it is."""
+    if isinstance(entry, re.Pattern) and isinstance(entry.pattern, str):
+        return None
+    if isinstance(entry, str):
+        return None if entry else "an allowed secret cannot be an empty string"
+    return (
+        f"an allowed secret is its exact value (a str) or a compiled pattern "
+        f"(re.compile(...)), got {type(entry).__name__}"
+    )
+
+
+def _allows(allowed: Sequence[AllowedSecret], value: str) -> bool:
+    for entry in allowed:
+        if isinstance(entry, str):
+            if entry == value:
+                return True
+        elif entry.fullmatch(value):
+            return True
+    return False
+
+
 def scan_for_secrets(
-    value: Any, *, live_secrets: Iterable[str] = (), root: str = ""
+    value: Any,
+    *,
+    live_secrets: Iterable[str] = (),
+    root: str = "",
+    allowed: Iterable[AllowedSecret] = (),
 ) -> list[SecretFinding]:
-    """Every place in ``value`` (JSON data) holding a secret-shaped string.
+    """Every place in ``value`` (JSON data) holding a secret, with the format it has.
 
     ``live_secrets`` are the values in use right now (the client's API key, ...); any
-    string containing one of them is a finding too.
+    string containing one of them is a finding too. ``allowed`` lists harmless values
+    (:data:`AllowedSecret`) that are not reported. A dict key that is itself a secret is
+    reported as ``<path> (a key)`` and never spelled out, in its own place or below it.
     """
     known = [secret for secret in set(live_secrets) if isinstance(secret, str) and len(secret) >= 8]
+    permitted = list(allowed)
+    for entry in permitted:
+        problem = allowed_secret_problem(entry)
+        if problem is not None:
+            raise CassetteError(f"Invalid allowed secret: {problem}.")
     findings: list[SecretFinding] = []
 
-    def check(text: str, location: str) -> None:
+    def kind_of(text: str) -> str | None:
         for secret in known:
-            if secret in text:
-                findings.append(SecretFinding(location, "the live API key or client secret"))
-                return
-        for kind, pattern in _SHAPES:
-            if pattern.search(text):
-                findings.append(SecretFinding(location, kind))
-                return
+            if secret in text and not _allows(permitted, secret):
+                return "the live API key or client secret"
+        for kind, pattern in SHAPES:
+            for match in pattern.finditer(text):
+                found = next(
+                    (
+                        match[name]
+                        for name in ("secret", "raw")
+                        if name in pattern.groupindex and match[name]
+                    ),
+                    match[0],
+                )
+                if not _allows(permitted, found):
+                    return kind
+        return None
+
+    def check_field(name: str, item: Any, location: str) -> bool:
+        kind = field_format(name)
+        if kind is None or not isinstance(item, str) or item.strip() in REDACTED_VALUES:
+            return False
+        if _allows(permitted, item) or _allows(permitted, item.split()[-1]):
+            return False
+        findings.append(SecretFinding(location, kind))
+        return True
 
     def walk(node: Any, location: str) -> None:
         if isinstance(node, str):
-            check(node, location)
+            kind = kind_of(node)
+            if kind is not None:
+                findings.append(SecretFinding(location, kind))
         elif isinstance(node, list):
             for position, item in enumerate(node):
                 walk(item, f"{location}[{position}]")
         elif isinstance(node, Mapping):
             for key in sorted(node, key=str):
-                check(str(key), f"{location}.{key} (key)" if location else f"{key} (key)")
-                walk(node[key], f"{location}.{key}" if location else str(key))
+                name = str(key)
+                kind = kind_of(name)
+                if kind is not None:
+                    findings.append(SecretFinding(f"{location or '<root>'} (a key)", kind))
+                    name = "<secret key>"
+                where = f"{location}.{name}" if location else name
+                if not check_field(name, node[key], where):
+                    walk(node[key], where)
 
     walk(value, root)
     return findings

@@ -19,10 +19,13 @@ from agents.items import ModelResponse
 from agents.models.interface import Model, ModelProvider
 
 from agents_testing.core.cassette import (
+    AllowedSecret,
     CassetteFormatError,
     CassetteSecretError,
     Scrubber,
+    allowed_secret_problem,
     dump_cassette,
+    iter_cassette,
     read_cassette,
     scan_for_secrets,
     scrub,
@@ -30,11 +33,12 @@ from agents_testing.core.cassette import (
     write_cassette,
 )
 
+from .._errors import InvalidModelStep
 from .._step import ModelStep
 from .outcome import step_from_json
-from .recorder import Recorder, RecordingModel, RecordingModelProvider
+from .recorder import LazyModel, Recorder, RecordingModel, RecordingModelProvider
 from .replay import CassetteModel, CassetteModelProvider
-from .request import DEFAULT_IGNORE, check_ignore
+from .request import DEFAULT_IGNORE, REQUEST_FIELDS, check_ignore
 
 __all__ = ["ModelCassette"]
 
@@ -47,8 +51,9 @@ class ModelCassette:
     ``ignore`` names request parts left out of the replay comparison (default: the
     provider-assigned ``previous_response_id`` and ``conversation_id``); ``scrubbers``
     rewrite recorded strings (a regex, a ``(regex, replacement)`` pair or a callable);
-    ``secrets`` are further values that must never be written; ``allow_secrets=True``
-    writes even when the secret scan finds something.
+    ``secrets`` are further values that must never be written; ``allowed_secrets`` lists
+    harmless values the secret scan lets through (exact strings, or compiled patterns
+    the whole value must match); ``allow_secrets=True`` skips the scan altogether.
     """
 
     def __init__(
@@ -59,6 +64,7 @@ class ModelCassette:
         scrubbers: Sequence[Scrubber] = (),
         secrets: Iterable[str] = (),
         allow_secrets: bool = False,
+        allowed_secrets: Iterable[AllowedSecret] = (),
     ) -> None:
         self.path = Path(path)
         try:
@@ -72,6 +78,11 @@ class ModelCassette:
         self.scrubbers = tuple(scrubbers)
         self.secrets = tuple(secrets)
         self.allow_secrets = bool(allow_secrets)
+        self.allowed_secrets = tuple(allowed_secrets)
+        for entry in self.allowed_secrets:
+            problem = allowed_secret_problem(entry)
+            if problem is not None:
+                raise CassetteFormatError(None, f"invalid allowed secret: {problem}.")
         self._recorder: Recorder | None = None
 
     @property
@@ -92,7 +103,7 @@ class ModelCassette:
         recorder = self._start(keep_recorded)
         if isinstance(model, Model):
             return RecordingModel(model, recorder)
-        return RecordingModelProvider(_FactoryProvider(model), recorder).get_model(None)
+        return RecordingModel(LazyModel(model), recorder)
 
     def record_provider(
         self,
@@ -120,8 +131,8 @@ class ModelCassette:
         """How many calls were recorded (or kept) since :meth:`record`."""
         return 0 if self._recorder is None else len(self._recorder.entries)
 
-    def dumps(self) -> str:
-        """The cassette text :meth:`save` would write; raises ``CassetteSecretError``."""
+    def _checked_calls(self) -> list[dict[str, Any]]:
+        """The recorded calls, scrubbed and compressed; raises ``CassetteSecretError``."""
         if self._recorder is None:
             raise CassetteFormatError(
                 str(self.path), "nothing was recorded; call record() or record_provider() first."
@@ -129,35 +140,58 @@ class ModelCassette:
         calls = scrub(self._recorder.calls(), self.scrubbers)
         if not self.allow_secrets:
             findings = scan_for_secrets(
-                calls, live_secrets=[*self._recorder.live_secrets, *self.secrets], root="calls"
+                calls,
+                live_secrets=[*self._recorder.live_secrets, *self.secrets],
+                root="calls",
+                allowed=self.allowed_secrets,
             )
             if findings:
                 raise CassetteSecretError(str(self.path), findings)
-        return dump_cassette("model", _compress(calls), packages=_PACKAGES)
+        return _compress(calls)
+
+    def dumps(self) -> str:
+        """The cassette text :meth:`save` would write; raises ``CassetteSecretError``."""
+        return dump_cassette("model", self._checked_calls(), packages=_PACKAGES)
 
     def save(self) -> None:
-        """Scan the recorded calls for secrets and write the cassette file."""
-        write_cassette(self.path, self.dumps())
+        """Scan the recorded calls for secrets and write the cassette file atomically.
+
+        Nothing is written when the scan finds a secret; a write that is interrupted
+        leaves the previous cassette as it was.
+        """
+        calls = self._checked_calls()
+        write_cassette(self.path, iter_cassette("model", calls, packages=_PACKAGES))
 
     # -- replay ----------------------------------------------------------------------
 
-    def replay(self) -> CassetteModel:
+    def replay(self, *, model_name: str | None = None) -> CassetteModel:
         """The cassette as a :class:`CassetteModel` (a ``ScriptedModel``); no provider needed.
 
+        ``model_name``, when given, is compared with the model name each call recorded.
         Raises ``CassetteNotFound`` when the file is missing and ``CassetteFormatError``
-        when it cannot be read.
+        (naming the file and the JSON path) when it cannot be read.
         """
         calls, steps = self._load()
-        return CassetteModel(
-            [_exact(step) for step in steps],
-            [call["request"] for call in calls],
-            ignore=self.ignore,
-            scrubbers=self.scrubbers,
-            shared_prefixes=_shared_prefixes(calls),
-        )
+        try:
+            return CassetteModel(
+                [_exact(step) for step in steps],
+                [call["request"] for call in calls],
+                ignore=self.ignore,
+                scrubbers=self.scrubbers,
+                shared_prefixes=_shared_prefixes(calls),
+                model_names=[_recorded_name(call) for call in calls],
+                model_name=model_name,
+            )
+        except InvalidModelStep as error:
+            raise CassetteFormatError(
+                str(self.path), f"it cannot be replayed: {error}", f"calls[{error.input_index}]"
+            ) from None
 
-    def replay_provider(self) -> ModelProvider:
-        """A provider answering every model name with one :meth:`replay` model."""
+    def replay_provider(self) -> CassetteModelProvider:
+        """A provider answering every model name with one :meth:`replay` model (its ``model``).
+
+        Each call's model name (what the agent asked for) is compared with the recorded one.
+        """
         return CassetteModelProvider(self.replay())
 
     def _load(self) -> tuple[list[dict[str, Any]], list[ModelStep]]:
@@ -174,12 +208,9 @@ def _exact(step: ModelStep) -> ModelStep | ModelResponse:
     return ModelResponse(output=list(step.output), usage=step.usage, response_id=step.response_id)
 
 
-class _FactoryProvider(ModelProvider):
-    def __init__(self, factory: Callable[[], Model]) -> None:
-        self._factory = factory
-
-    def get_model(self, model_name: str | None) -> Model:
-        return self._factory()
+def _recorded_name(call: Mapping[str, Any]) -> str | None:
+    name = call.get("model")
+    return name if isinstance(name, str) else None
 
 
 def _compress(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -221,27 +252,61 @@ def _shared_prefixes(calls: list[dict[str, Any]]) -> list[int]:
     return found
 
 
+# What each recorded request part may be, as JSON (a damaged one fails loading, not replay).
+_PART_TYPES: dict[str, tuple[type, ...]] = {
+    "system_instructions": (str, type(None)),
+    "input": (str, list),
+    "model_settings": (dict,),
+    "tools": (dict,),
+    "output_schema": (dict, type(None)),
+    "handoffs": (dict,),
+    "previous_response_id": (str, type(None)),
+    "conversation_id": (str, type(None)),
+    "prompt": (dict, type(None)),
+    "streamed": (bool,),
+}
+
+
+def _check_request(request: Mapping[str, Any], at: str, where: str) -> None:
+    for name in REQUEST_FIELDS:
+        if name in request and not isinstance(request[name], _PART_TYPES[name]):
+            kinds = " or ".join(
+                "null" if kind is type(None) else _JSON_NAMES.get(kind, kind.__name__)
+                for kind in _PART_TYPES[name]
+            )
+            raise CassetteFormatError(where, f"it must be {kinds}.", f"{at}.{name}")
+
+
+_JSON_NAMES = {str: "a string", list: "a list", dict: "an object", bool: "true or false"}
+
+
 def _expand(calls: list[dict[str, Any]], where: str) -> list[dict[str, Any]]:
     """The calls with every request's full input (undoing :func:`_compress`)."""
     result: list[dict[str, Any]] = []
     previous: Any = None
     for index, call in enumerate(calls):
+        at = f"calls[{index}]"
         request = call.get("request")
         if not isinstance(request, Mapping):
-            raise CassetteFormatError(where, f"call {index + 1} has no 'request' object.")
+            raise CassetteFormatError(where, "a call needs a 'request' object.", f"{at}.request")
+        _check_request(request, f"{at}.request", where)
+        name = call.get("model")
+        if name is not None and not isinstance(name, str):
+            raise CassetteFormatError(where, "it must be a string or null.", f"{at}.model")
         items = request.get("input")
         prefix = request.get("input_prefix")
         if prefix is not None:
             if not (
                 isinstance(prefix, int)
+                and not isinstance(prefix, bool)
                 and isinstance(previous, list)
                 and isinstance(items, list)
                 and prefix == len(previous)
             ):
                 raise CassetteFormatError(
                     where,
-                    f"call {index + 1}: 'input_prefix' must equal the number of input items "
-                    f"of the call before it.",
+                    "'input_prefix' must equal the number of input items of the call before it.",
+                    f"{at}.request.input_prefix",
                 )
             items = previous + items
             request = {key: value for key, value in request.items() if key != "input_prefix"}

@@ -158,60 +158,82 @@ def _usage_adapter() -> TypeAdapter[Usage]:
     return TypeAdapter(Usage)
 
 
-def _model(data: object, union_name: str, where: str, path: str | None) -> Any:
+def _model(data: object, union_name: str, at: str, path: str | None) -> Any:
     kind = data.get("type") if isinstance(data, dict) else None
     model = _by_type(union_name).get(kind) if isinstance(kind, str) else None
     noun = "output item" if union_name == "item" else "stream event"
-    if model is None:
+    if model is None or not isinstance(data, dict):
         raise CassetteFormatError(
             path,
-            f"{where} is not a {noun} the installed SDK knows (type {kind!r}); re-record "
-            f"the cassette with this SDK, or upgrade it.",
+            f"this is not a {noun} the installed SDK knows (type {kind!r}); re-record the "
+            f"cassette with this SDK, or upgrade it.",
+            at,
         )
     try:
         return model.model_validate(data)
     except ValidationError as error:
-        problem = error.errors()[:1]
+        errors = error.errors()
+    except (TypeError, ValueError, RecursionError) as error:
+        raise CassetteFormatError(
+            path, f"this is not a valid {kind!r} {noun}: {error}", at
+        ) from None
     # The openai client builds these models without validation, so a provider payload may
-    # lack a field the installed types call required; build it the same lenient way.
-    construct = getattr(model, "construct", None)
-    if callable(construct):
-        try:
-            return construct(**data)  # type: ignore[arg-type]
-        except Exception:
-            pass
-    raise CassetteFormatError(path, f"{where} is not a valid {kind!r} {noun}: {problem}")
+    # lack a field the installed types call required; when that is all that is wrong,
+    # build it the same lenient way. A field of the wrong type is damage.
+    if all(problem.get("type") == "missing" for problem in errors):
+        return model.model_construct(**data)
+    raise CassetteFormatError(path, f"this is not a valid {kind!r} {noun}: {errors[:1]}", at)
 
 
-def _usage(data: object, where: str, path: str | None) -> Usage:
+def _usage(data: object, at: str, path: str | None) -> Usage:
     try:
         return _usage_adapter().validate_python(data)
     except ValidationError as error:
-        detail = f"{where} is not a valid usage: {error.errors()[:1]}"
-        raise CassetteFormatError(path, detail) from None
+        detail = f"this is not a valid usage: {error.errors()[:1]}"
+        raise CassetteFormatError(path, detail, at) from None
 
 
-def _advice(data: object, where: str, path: str | None) -> ModelRetryAdvice | None:
+_ADVICE_FIELDS: dict[str, tuple[type, ...]] = {
+    "suggested": (bool,),
+    "retry_after": (int, float),
+    "replay_safety": (str,),
+    "reason": (str,),
+}
+
+
+def _advice(data: object, at: str, path: str | None) -> ModelRetryAdvice | None:
     if data is None:
         return None
     if not isinstance(data, Mapping):
-        raise CassetteFormatError(path, f"{where} must be an object or null.")
+        raise CassetteFormatError(path, "a retry advice must be an object or null.", at)
     values = dict(data)
     normalized = values.pop("normalized", None)
+    for name, value in values.items():
+        kinds = _ADVICE_FIELDS.get(name)
+        if kinds is not None and value is not None and not isinstance(value, kinds):
+            raise CassetteFormatError(
+                path, f"{value!r} is not a valid {name} of a retry advice.", f"{at}.{name}"
+            )
+    if normalized is not None and not isinstance(normalized, Mapping):
+        raise CassetteFormatError(path, "it must be an object or null.", f"{at}.normalized")
     try:
         advice = ModelRetryAdvice(**values)
         if isinstance(normalized, Mapping):
             advice.normalized = ModelRetryNormalizedError(**normalized)
     except TypeError as error:
-        raise CassetteFormatError(path, f"{where} is not a valid retry advice ({error}).") from None
+        raise CassetteFormatError(
+            path, f"this is not a valid retry advice ({error}).", at
+        ) from None
     return advice
 
 
-def _error(data: Mapping[str, Any], where: str, path: str | None) -> Exception:
+def _error(data: Mapping[str, Any], at: str, path: str | None) -> Exception:
     name = data.get("type")
     message = data.get("message")
     if not isinstance(name, str) or not isinstance(message, str):
-        raise CassetteFormatError(path, f"{where} needs a 'type' and a 'message' string.")
+        raise CassetteFormatError(
+            path, "a recorded error needs a 'type' and a 'message' string.", at
+        )
     kind = _known_type(name)
     if kind is not None:
         rebuilt = _rebuild(kind, message, data)
@@ -258,41 +280,53 @@ def _rebuild(kind: Any, message: str, data: Mapping[str, Any]) -> Exception | No
 
 
 def step_from_json(call: Mapping[str, Any], index: int, path: str | None) -> ModelStep:
-    """The :class:`ModelStep` that answers like recorded call ``index`` did."""
-    where = f"call {index + 1}"
+    """The :class:`ModelStep` that answers like recorded call ``index`` did.
+
+    Raises :class:`CassetteFormatError` naming the file and the JSON path of the part
+    that cannot be read.
+    """
+    at = f"calls[{index}]"
     if "error" in call:
         error = call["error"]
         if not isinstance(error, Mapping):
-            raise CassetteFormatError(path, f"{where}: 'error' must be an object.")
+            raise CassetteFormatError(path, "a recorded error must be an object.", f"{at}.error")
         return ModelStep.raise_error(
-            _error(error, f"{where} error", path),
-            retry_advice=_advice(error.get("retry_advice"), f"{where} retry advice", path),
+            _error(error, f"{at}.error", path),
+            retry_advice=_advice(error.get("retry_advice"), f"{at}.error.retry_advice", path),
         )
     if "stream" in call:
         events_data = call["stream"]
         if not isinstance(events_data, list):
-            raise CassetteFormatError(path, f"{where}: 'stream' must be a list of events.")
+            raise CassetteFormatError(path, "a stream must be a list of events.", f"{at}.stream")
         events = [
-            _model(event, "event", f"{where} stream event {position + 1}", path)
+            _model(event, "event", f"{at}.stream[{position}]", path)
             for position, event in enumerate(events_data)
         ]
         output, usage, response_id = _completed(events)
         return ModelStep.stream(events, output=output, usage=usage, response_id=response_id)
     response = call.get("response")
     if not isinstance(response, Mapping):
-        raise CassetteFormatError(path, f"{where} has no 'response', 'stream' or 'error'.")
+        raise CassetteFormatError(
+            path, "a call needs a 'response', 'stream' or 'error' object.", at
+        )
     output_data = response.get("output")
     if not isinstance(output_data, list):
-        raise CassetteFormatError(path, f"{where}: response 'output' must be a list.")
+        raise CassetteFormatError(
+            path, "it must be a list of output items.", f"{at}.response.output"
+        )
     output = [
-        _model(item, "item", f"{where} output item {position + 1}", path)
+        _model(item, "item", f"{at}.response.output[{position}]", path)
         for position, item in enumerate(output_data)
     ]
     response_id = response.get("response_id")
+    if response_id is not None and not isinstance(response_id, str):
+        raise CassetteFormatError(
+            path, "it must be a string or null.", f"{at}.response.response_id"
+        )
     return ModelStep(
         output=output,
-        usage=_usage(response.get("usage"), f"{where} usage", path),
-        response_id=response_id if isinstance(response_id, str) else None,
+        usage=_usage(response.get("usage"), f"{at}.response.usage", path),
+        response_id=response_id,
     )
 
 
@@ -301,13 +335,25 @@ def _completed(events: Sequence[Any]) -> tuple[list[Any], Usage | None, str | No
     for event in reversed(events):
         if getattr(event, "type", None) == "response.completed":
             response = event.response
+            counts = getattr(response, "usage", None)
             usage = None
-            if response.usage is not None:
+            if counts is not None:
                 usage = Usage(
                     requests=1,
-                    input_tokens=response.usage.input_tokens,
-                    output_tokens=response.usage.output_tokens,
-                    total_tokens=response.usage.total_tokens,
+                    input_tokens=_count(counts, "input_tokens"),
+                    output_tokens=_count(counts, "output_tokens"),
+                    total_tokens=_count(counts, "total_tokens"),
                 )
-            return list(response.output), usage, response.id
+            output = getattr(response, "output", None)
+            response_id = getattr(response, "id", None)
+            return (
+                list(output) if isinstance(output, list) else [],
+                usage,
+                response_id if isinstance(response_id, str) else None,
+            )
     return [], None, None
+
+
+def _count(usage: object, name: str) -> int:
+    value = getattr(usage, name, 0)
+    return value if isinstance(value, int) else 0

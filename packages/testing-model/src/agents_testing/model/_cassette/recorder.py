@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from agents.tool import Tool
     from openai.types.responses.response_prompt_param import ResponsePromptParam
 
-__all__ = ["Recorder", "RecordingModel", "RecordingModelProvider"]
+__all__ = ["LazyModel", "Recorder", "RecordingModel", "RecordingModelProvider"]
 
 
 class _Entry:
@@ -141,17 +141,35 @@ class Recorder:
 
 
 class RecordingModel(Model):
-    """Passes every call to ``model`` and records it in the cassette being written."""
+    """Passes every call to ``model`` and records it in the cassette being written.
 
-    def __init__(self, model: Model, recorder: Recorder, *, model_name: str | None = None) -> None:
+    ``model_name`` is the name a provider was asked for; without a provider, the real
+    model's own ``model`` attribute is recorded as its name.
+    """
+
+    def __init__(
+        self,
+        model: Model,
+        recorder: Recorder,
+        *,
+        model_name: str | None = None,
+        from_provider: bool = False,
+    ) -> None:
         self.model = model
         self._recorder = recorder
         self._model_name = model_name
+        self._from_provider = from_provider
 
     def _real(self) -> Model:
-        real = self.model.real if isinstance(self.model, _LazyModel) else self.model
+        real = self.model.real if isinstance(self.model, LazyModel) else self.model
         self._recorder.note_client(real)
         return real
+
+    def _name(self, real: Model) -> str | None:
+        if self._from_provider:
+            return self._model_name
+        name = getattr(real, "model", None)
+        return name if isinstance(name, str) else None
 
     async def get_response(
         self,
@@ -188,9 +206,10 @@ class RecordingModel(Model):
                 usage=earlier.usage,  # type: ignore[arg-type]
                 response_id=earlier.response_id,
             )
-        entry = self._recorder.begin(live, self._model_name)
+        real = self._real()
+        entry = self._recorder.begin(live, self._name(real))
         try:
-            response = await self._real().get_response(
+            response = await real.get_response(
                 system_instructions,
                 input,
                 model_settings,
@@ -241,13 +260,14 @@ class RecordingModel(Model):
             for event in earlier.stream_events or ():  # type: ignore[union-attr]
                 yield event
             return
-        entry = self._recorder.begin(live, self._model_name)
+        real = self._real()
+        entry = self._recorder.begin(live, self._name(real))
         events: list[dict[str, Any]] = []
         # Set before the first event: a stream the runner stops reading early keeps
         # exactly the events it delivered.
         entry.events = events
         try:
-            async for event in self._real().stream_response(
+            async for event in real.stream_response(
                 system_instructions,
                 input,
                 model_settings,
@@ -306,9 +326,10 @@ class RecordingModelProvider(ModelProvider):
         known = self._models.get(model_name)
         if known is None:
             known = RecordingModel(
-                _LazyModel(lambda: self.provider.get_model(model_name)),
+                LazyModel(lambda: self.provider.get_model(model_name)),
                 self._recorder,
                 model_name=model_name,
+                from_provider=True,
             )
             self._models[model_name] = known
         return known
@@ -318,7 +339,7 @@ class RecordingModelProvider(ModelProvider):
             await self._provider.aclose()
 
 
-class _LazyModel(Model):
+class LazyModel(Model):
     """A model made on its first call, so replayed calls need no provider or API key."""
 
     def __init__(self, factory: Callable[[], Model]) -> None:

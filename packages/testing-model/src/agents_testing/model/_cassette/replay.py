@@ -9,12 +9,15 @@ request is compared with the recorded one; a difference raises
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+import contextvars
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from agents.items import ModelResponse
 from agents.models.interface import Model, ModelProvider
 
+from agents_testing.core import safe_repr
 from agents_testing.core.cassette import CassetteMismatch, Scrubber
 
 from .._call import ModelCall
@@ -24,11 +27,17 @@ from .._step import ModelStep
 from .request import REQUEST_FIELDS, LiveRequest, RequestEncoder, share_unchanged_parts
 
 if TYPE_CHECKING:
-    pass
+    from agents.items import TResponseStreamEvent
+    from agents.retry import ModelRetryAdvice, ModelRetryAdviceRequest
 
 __all__ = ["CassetteModel", "CassetteModelProvider", "ModelRequestMismatch"]
 
 _OTHER_PARTS = tuple(name for name in REQUEST_FIELDS if name != "input")
+_UNKNOWN = object()
+# The model name an agent asked the replaying provider for, while its call runs.
+_ASKED_FOR: contextvars.ContextVar[object] = contextvars.ContextVar(
+    "agents_testing_cassette_model_name", default=_UNKNOWN
+)
 
 
 class ModelRequestMismatch(ModelScriptError, CassetteMismatch):
@@ -49,7 +58,9 @@ class CassetteModel(ScriptedModel):
     """A :class:`ScriptedModel` whose steps come from a cassette, checking every request.
 
     Apart from the constructor it has exactly ``ScriptedModel``'s API; ``recorded_calls``
-    says how many calls the cassette holds.
+    says how many calls the cassette holds. The model name of a call is compared with the
+    recorded one when both are known: ``model_name`` (the live model's name) or the name
+    an agent asked :class:`CassetteModelProvider` for.
     """
 
     def __init__(
@@ -60,8 +71,12 @@ class CassetteModel(ScriptedModel):
         ignore: frozenset[str],
         scrubbers: Sequence[Scrubber] = (),
         shared_prefixes: Sequence[int] = (),
+        model_names: Sequence[str | None] = (),
+        model_name: str | None = None,
     ) -> None:
         super().__init__(steps)
+        self._model_names = list(model_names)
+        self._model_name = model_name
         self._shared = list(shared_prefixes)
         # The snapshots of the last verified input (see _input_matches), and the last
         # verified call with its recording (see _as_last_call).
@@ -79,9 +94,30 @@ class CassetteModel(ScriptedModel):
         """How many calls the cassette recorded."""
         return len(self._requests)
 
+    @property
+    def model(self) -> str | None:
+        """The model name recorded for the next call (what a real model's ``model`` says)."""
+        index = self._checked
+        if index < len(self._model_names) and self._model_names[index] is not None:
+            return self._model_names[index]
+        return self._model_name
+
+    def _name_difference(self, index: int) -> list[str]:
+        recorded = self._model_names[index] if index < len(self._model_names) else None
+        asked = _ASKED_FOR.get()
+        live = self._model_name if asked is _UNKNOWN else asked
+        if "model" in self._ignore or recorded is None or not isinstance(live, str):
+            return []
+        if live == recorded:
+            return []
+        return [f"model: recorded {safe_repr(recorded)}, now {safe_repr(live)}"]
+
     def _admit(self, call: ModelCall) -> None:
         index = self._checked
         if index < len(self._requests):
+            names = self._name_difference(index)
+            if names:
+                raise ModelRequestMismatch(index, names)
             recorded = self._requests[index]
             snapshots = call._input
             input_checked = "input" in self._ignore or self._input_matches(
@@ -163,10 +199,56 @@ class CassetteModel(ScriptedModel):
 
 
 class CassetteModelProvider(ModelProvider):
-    """Serves one :class:`CassetteModel` for every model name, so a replay keeps one FIFO."""
+    """Serves one :class:`CassetteModel` for every model name, so a replay keeps one FIFO.
+
+    ``model`` is that model. Each name asked for gets a view of it that lets the replay
+    compare the name with the recorded one.
+    """
 
     def __init__(self, model: CassetteModel) -> None:
         self.model = model
+        self._named: dict[str | None, _NamedModel] = {}
 
     def get_model(self, model_name: str | None) -> Model:
-        return self.model
+        known = self._named.get(model_name)
+        if known is None:
+            known = self._named[model_name] = _NamedModel(self.model, model_name)
+        return known
+
+
+class _NamedModel(Model):
+    """The replaying model as an agent asked for it by name; anything else is the model's."""
+
+    def __init__(self, model: CassetteModel, name: str | None) -> None:
+        self._model = model
+        self._name = name
+
+    async def get_response(self, *args: Any, **kwargs: Any) -> ModelResponse:
+        token = _ASKED_FOR.set(self._name)
+        try:
+            return await self._model.get_response(*args, **kwargs)
+        finally:
+            _ASKED_FOR.reset(token)
+
+    async def stream_response(
+        self, *args: Any, **kwargs: Any
+    ) -> AsyncIterator[TResponseStreamEvent]:
+        token = _ASKED_FOR.set(self._name)
+        try:
+            async for event in self._model.stream_response(*args, **kwargs):
+                yield event
+        finally:
+            # A stream closed from another context (garbage collection) has nothing to reset.
+            with contextlib.suppress(ValueError):
+                _ASKED_FOR.reset(token)
+
+    def get_retry_advice(self, request: ModelRetryAdviceRequest) -> ModelRetryAdvice | None:
+        return self._model.get_retry_advice(request)
+
+    async def close(self) -> None:
+        await self._model.close()
+
+    def __getattr__(self, name: str) -> Any:
+        if "_model" not in self.__dict__:
+            raise AttributeError(name)
+        return getattr(self.__dict__["_model"], name)

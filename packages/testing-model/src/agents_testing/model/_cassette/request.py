@@ -1,12 +1,13 @@
 """A model request as cassette JSON, and the comparison of a replayed request with it.
 
 The request is what the model saw, in the SDK's normalized form: instructions, input
-items, settings, tools (name, description, JSON schema), output schema, handoffs,
-previous response and conversation ids, prompt and whether it streamed. Nothing from
-the provider client is part of it, and header values in the settings are never kept.
-Runners resend the whole conversation every turn, so comparison first tries plain
-equality of the live items with the recorded JSON (done in C) and serializes only when
-that fails.
+items, every setting (runtime-only ones such as the retry policy included, see
+:mod:`.settings`), tools (name, description, JSON schema), output schema, handoffs,
+previous response and conversation ids, prompt and whether it streamed. Nothing from the
+provider client is part of it, and header values in the settings are never kept. The
+model name is kept beside the request (``"model"``). Runners resend the whole
+conversation every turn, so comparison first tries plain equality of the live items with
+the recorded JSON (done in C) and serializes only when that fails.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 from agents_testing.core.cassette import Scrubber, diff_json, scrub, without_keys
+
+from .settings import settings_json, without_unrecorded
 
 __all__ = [
     "DEFAULT_IGNORE",
@@ -44,23 +47,25 @@ REQUEST_FIELDS: tuple[str, ...] = (
 )
 """The parts of a request that replay compares; any of them can be left out."""
 
+IGNORABLE: tuple[str, ...] = (*REQUEST_FIELDS, "model")
+"""What ``ignore`` may name: the request parts, and ``model`` (the model name)."""
+
 _OTHER_FIELDS = tuple(name for name in REQUEST_FIELDS if name != "input")
 
 DEFAULT_IGNORE: frozenset[str] = frozenset({"previous_response_id", "conversation_id"})
 """Provider-assigned ids, not compared by default (item ids are always left out)."""
 
 _VOLATILE_ITEM_KEYS = frozenset({"id"})
-_REDACTED = "<redacted>"
 
 
 def check_ignore(ignore: Iterable[str]) -> frozenset[str]:
     """``ignore`` as a set, or a ``ValueError`` naming an unknown request part."""
     names = frozenset(ignore) if not isinstance(ignore, str) else frozenset({ignore})
-    unknown = sorted(names - set(REQUEST_FIELDS))
+    unknown = sorted(names - set(IGNORABLE), key=repr)
     if unknown:
         raise ValueError(
             f"unknown request part(s) {', '.join(map(repr, unknown))} in ignore; the parts "
-            f"are {', '.join(REQUEST_FIELDS)}."
+            f"are {', '.join(IGNORABLE)}."
         )
     return names
 
@@ -93,7 +98,7 @@ class RequestEncoder:
 
     def __init__(self) -> None:
         self._by_identity: dict[int, tuple[object, Any]] = {}
-        self._settings: tuple[Any, dict[str, Any]] | None = None
+        self._settings: tuple[Any, dict[str, Any], tuple[tuple[str, ...], ...]] | None = None
         self._verified: dict[str, tuple[Any, Any]] = {}
         self._last: tuple[Any, tuple[int, ...]] | None = None
 
@@ -123,19 +128,19 @@ class RequestEncoder:
         return [jsonable(item) for item in value]
 
     def _model_settings(self, settings: Any) -> dict[str, Any]:
+        return self._settings_and_additions(settings)[0]
+
+    def _settings_and_additions(
+        self, settings: Any
+    ) -> tuple[dict[str, Any], tuple[tuple[str, ...], ...]]:
         known = self._settings
-        if known is not None and (known[0] is settings or known[0] == settings):
-            return known[1]
-        data = settings.to_json_dict() if hasattr(settings, "to_json_dict") else jsonable(settings)
-        data = {key: value for key, value in data.items() if value is not None}
-        headers = data.get("extra_headers")
-        if isinstance(headers, dict):
-            # Header values are client credentials as often as not: names only.
-            data["extra_headers"] = {str(key): _REDACTED for key in headers}
+        if known is not None and (known[0] is settings or _same(known[0], settings)):
+            return known[1], known[2]
+        data, added = settings_json(settings)
         import copy
 
-        self._settings = (copy.copy(settings), data)
-        return data
+        self._settings = (copy.copy(settings), data, added)
+        return data, added
 
     def _cached(self, value: Any, encode: Any) -> Any:
         if value is None:
@@ -198,6 +203,12 @@ class RequestEncoder:
                 if known is not None and known[1] is expected and _same(known[0], marker):
                     continue
             actual = self.part(name, live)
+            if name == "model_settings":
+                # A cassette recorded before a runtime-only setting was kept is compared
+                # without it.
+                actual = without_unrecorded(
+                    actual, expected, self._settings_and_additions(live.model_settings)[1]
+                )
             if actual == expected:
                 if name != "input":
                     verified[name] = (marker, expected)
@@ -238,7 +249,12 @@ def share_unchanged_parts(requests: Sequence[dict[str, Any]]) -> None:
     """Let consecutive requests share one object for every part that did not change."""
     for previous, request in itertools.pairwise(requests):
         for name in REQUEST_FIELDS:
-            if name != "input" and name in request and request[name] == previous.get(name):
+            if (
+                name != "input"
+                and name in request
+                and name in previous
+                and request[name] == previous[name]
+            ):
                 request[name] = previous[name]
 
 

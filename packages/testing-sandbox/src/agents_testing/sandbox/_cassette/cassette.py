@@ -30,12 +30,15 @@ from pydantic import TypeAdapter
 from pydantic_core import to_jsonable_python
 
 from agents_testing.core.cassette import (
+    AllowedSecret,
     CassetteFormatError,
     CassetteMismatch,
     CassetteSecretError,
     Scrubber,
+    allowed_secret_problem,
     diff_json,
     dump_cassette,
+    iter_cassette,
     read_cassette,
     scan_for_secrets,
     scrub,
@@ -43,7 +46,7 @@ from agents_testing.core.cassette import (
 )
 
 from .._call import SandboxCall
-from .._errors import SandboxScriptError
+from .._errors import InvalidSandboxStep, SandboxScriptError
 from .._session import ScriptedSandboxSession, scripted_sandbox_session
 from .._steps import scriptable_methods
 
@@ -152,10 +155,12 @@ def _result(method: str, data: Any, root: str) -> Any:
         )
     if method in ("pty_exec_start", "pty_write_stdin"):
         return PtyExecUpdate(
-            process_id=data["process_id"],
+            process_id=_optional_int(data["process_id"], "process_id"),
             output=_bytes_from(data["output"]),
-            exit_code=data["exit_code"],
-            original_token_count=data["original_token_count"],
+            exit_code=_optional_int(data["exit_code"], "exit_code"),
+            original_token_count=_optional_int(
+                data["original_token_count"], "original_token_count"
+            ),
         )
     if method == "read":
         if isinstance(data, Mapping) and "string" in data:
@@ -167,6 +172,12 @@ def _result(method: str, data: Any, root: str) -> Any:
     if method == "apply_patch":
         return path(data)
     return data
+
+
+def _optional_int(value: Any, name: str) -> int | None:
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise TypeError(f"{name} must be an integer or null, got {value!r}")
 
 
 def _canonical(
@@ -259,7 +270,8 @@ class _Recorder:
 class SandboxCassette:
     """The cassette file of one test at the sandbox boundary.
 
-    ``scrubbers``, ``secrets`` and ``allow_secrets`` work as for ``ModelCassette``.
+    ``scrubbers``, ``secrets``, ``allowed_secrets`` and ``allow_secrets`` work as for
+    ``ModelCassette``.
     """
 
     def __init__(
@@ -269,11 +281,17 @@ class SandboxCassette:
         scrubbers: Sequence[Scrubber] = (),
         secrets: Iterable[str] = (),
         allow_secrets: bool = False,
+        allowed_secrets: Iterable[AllowedSecret] = (),
     ) -> None:
         self.path = Path(path)
         self.scrubbers = tuple(scrubbers)
         self.secrets = tuple(secrets)
         self.allow_secrets = bool(allow_secrets)
+        self.allowed_secrets = tuple(allowed_secrets)
+        for entry in self.allowed_secrets:
+            problem = allowed_secret_problem(entry)
+            if problem is not None:
+                raise CassetteFormatError(None, f"invalid allowed secret: {problem}.")
         self._recorder: _Recorder | None = None
 
     @property
@@ -290,36 +308,62 @@ class SandboxCassette:
         self._recorder = recorder
         return session
 
-    def dumps(self) -> str:
-        """The cassette text :meth:`save` would write; raises ``CassetteSecretError``."""
+    def _checked_calls(self) -> list[dict[str, Any]]:
+        """The recorded calls, scrubbed; raises ``CassetteSecretError``."""
         if self._recorder is None:
             raise CassetteFormatError(str(self.path), "nothing was recorded; call record() first.")
-        calls = scrub(self._recorder.calls, self.scrubbers)
+        calls: list[dict[str, Any]] = scrub(self._recorder.calls, self.scrubbers)
         if not self.allow_secrets:
             live = [*self.secrets, *filter(None, [os.environ.get("OPENAI_API_KEY")])]
-            findings = scan_for_secrets(calls, live_secrets=live, root="calls")
+            findings = scan_for_secrets(
+                calls, live_secrets=live, root="calls", allowed=self.allowed_secrets
+            )
             if findings:
                 raise CassetteSecretError(str(self.path), findings)
-        return dump_cassette("sandbox", calls, packages=_PACKAGES)
+        return calls
+
+    def dumps(self) -> str:
+        """The cassette text :meth:`save` would write; raises ``CassetteSecretError``."""
+        return dump_cassette("sandbox", self._checked_calls(), packages=_PACKAGES)
 
     def save(self) -> None:
-        """Scan the recorded calls for secrets and write the cassette file."""
-        write_cassette(self.path, self.dumps())
+        """Scan the recorded calls for secrets and write the cassette file atomically."""
+        calls = self._checked_calls()
+        write_cassette(self.path, iter_cassette("sandbox", calls, packages=_PACKAGES))
 
     def replay(self, *, manifest: Manifest | None = None) -> ScriptedSandboxSession:
-        """The cassette as a :func:`scripted_sandbox_session`, one step per recorded call."""
+        """The cassette as a :func:`scripted_sandbox_session`, one step per recorded call.
+
+        Raises ``CassetteNotFound`` when the file is missing and ``CassetteFormatError``
+        (naming the file and the JSON path) when it cannot be read.
+        """
         where = str(self.path)
         calls = read_cassette(self.path, "sandbox")
         root = str((manifest or Manifest()).root)
         steps = [self._step(call, index, root, where) for index, call in enumerate(calls)]
-        # With the session's extra checks, a drift the SDK turned into tool output is still
-        # raised again by assert_complete().
-        return scripted_sandbox_session(steps, manifest=manifest, extra_checks=True)
+        try:
+            # With the session's extra checks, a drift the SDK turned into tool output is
+            # still raised again by assert_complete().
+            return scripted_sandbox_session(steps, manifest=manifest, extra_checks=True)
+        except InvalidSandboxStep as error:
+            raise CassetteFormatError(
+                where, f"it cannot be replayed: {error}", f"calls[{error.input_index}]"
+            ) from None
 
     def _step(self, call: Mapping[str, Any], index: int, root: str, where: str) -> Any:
+        at = f"calls[{index}]"
         method = call.get("method")
-        if not isinstance(method, str) or "args" not in call or "kwargs" not in call:
-            raise CassetteFormatError(where, f"call {index + 1} needs 'method', 'args', 'kwargs'.")
+        if not isinstance(method, str) or method not in scriptable_methods():
+            raise CassetteFormatError(
+                where,
+                f"{method!r} is not a sandbox session method this SDK has; re-record the "
+                f"cassette with this SDK.",
+                f"{at}.method",
+            )
+        if not isinstance(call.get("args"), list):
+            raise CassetteFormatError(where, "it must be a list of arguments.", f"{at}.args")
+        if not isinstance(call.get("kwargs"), dict):
+            raise CassetteFormatError(where, "it must be an object of arguments.", f"{at}.kwargs")
         expected = {"args": call["args"], "kwargs": call["kwargs"]}
         scrubbers = self.scrubbers
 
@@ -334,14 +378,17 @@ class SandboxCassette:
             return True
 
         step: dict[str, Any] = {"method": method, "match": match}
+        part = "error" if "error" in call else "result"
         try:
-            if "error" in call:
+            if part == "error":
                 step["error"] = _error(call["error"])
             else:
                 step["result"] = _result(method, call.get("result"), root)
-        except (KeyError, TypeError, ValueError) as error:
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as error:
             raise CassetteFormatError(
-                where, f"call {index + 1} ({method}) has a result that cannot be rebuilt: {error}"
+                where,
+                f"this {method}() {part} cannot be rebuilt ({type(error).__name__}: {error}).",
+                f"{at}.{part}",
             ) from None
         return step
 

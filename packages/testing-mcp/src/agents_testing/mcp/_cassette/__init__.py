@@ -1,0 +1,1 @@
+"""Recording a real MCP server to a cassette and replaying it scripted."""

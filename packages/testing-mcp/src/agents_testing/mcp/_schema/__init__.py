@@ -1,0 +1,1 @@
+"""Checking call arguments and results against the tool's JSON schemas."""

@@ -1,0 +1,1 @@
+"""Building the call script: each step checked, its static result snapshotted."""

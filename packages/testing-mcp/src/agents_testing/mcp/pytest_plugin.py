@@ -1,0 +1,152 @@
+"""pytest plugin of the MCP boundary: the ``scripted_mcp_server`` and ``mcp_cassette``
+fixtures.
+
+Loaded by pytest through the ``pytest11`` entry point; the library never imports it.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Generator, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar, overload
+
+import pytest
+
+from agents_testing.core.cassette_pytest import (
+    CassetteOptions,
+    finish_cassette,
+    register_cassette_fixture,
+)
+from agents_testing.core.pytest_support import ScriptedDoubles
+
+if TYPE_CHECKING:
+    from agents.mcp import MCPServer
+
+    from agents_testing.mcp import MCPCassette, ScriptedMCPServer, ScriptedMCPServerFactory
+
+# The record-mode option and the cassette marker, shared with the other boundaries.
+pytest_plugins = ["agents_testing.core.cassette_pytest"]
+register_cassette_fixture("mcp_cassette", "mcp")
+
+_REPLAYS = pytest.StashKey[list["ScriptedMCPServer"]]()
+S = TypeVar("S", bound="MCPServer")
+
+
+@pytest.fixture
+def scripted_mcp_server(_agents_testing_doubles: ScriptedDoubles) -> ScriptedMCPServerFactory:
+    """Make ``ScriptedMCPServer(...)`` doubles, each checked with ``assert_complete()`` at
+    teardown.
+
+    Unlike the bare class, its servers default to ``extra_checks=True`` (arguments and
+    results checked against the tools' schemas, steps for unlisted tools refused, the
+    first script violation reported at teardown) unless the test says
+    ``@pytest.mark.agents_testing(extra_checks=False)`` or the call passes
+    ``extra_checks=False``.
+    """
+    from agents_testing.mcp import ScriptedMCPServer
+
+    checked = _agents_testing_doubles.options.extra_checks
+
+    def scripted(
+        steps: Any = (), *, extra_checks: bool | None = None, **options: Any
+    ) -> ScriptedMCPServer:
+        return ScriptedMCPServer(
+            steps, extra_checks=checked if extra_checks is None else extra_checks, **options
+        )
+
+    scripted.__doc__ = ScriptedMCPServer.__doc__
+    made: Any = _agents_testing_doubles.track("scripted_mcp_server", scripted)
+    return made  # type: ignore[no-any-return]
+
+
+class MCPCassetteFixture:
+    """This test's MCP cassette: ``server(real)`` records ``real`` or replays the cassette.
+
+    ``real`` is a real server (``MCPServerStdio(...)``, ``MCPServerStreamableHttp(...)``)
+    or a function returning one, called only when recording, so a replay never starts or
+    reaches a server. Record modes work as for ``model_cassette``; ``new_episodes`` records
+    the whole server again. The replayed server takes ``options`` (``tool_filter``,
+    ``require_approval``, ``cache_tools_list``, ...), which a recording leaves to the real
+    server: give both the same.
+    """
+
+    def __init__(self, item: pytest.Item, options: CassetteOptions) -> None:
+        from agents_testing.mcp import MCPCassette
+
+        self._item = item
+        self._options = options
+        self.mode = options.mode
+        self.cassette: MCPCassette = MCPCassette(options.path, **options.settings)
+        self.replaying: ScriptedMCPServer | None = None
+        self.recording = False
+
+    @property
+    def path(self) -> Path:
+        """Where this test's cassette is."""
+        return self.cassette.path
+
+    @overload
+    def server(self, real: None = None, **options: Any) -> ScriptedMCPServer: ...
+    @overload
+    def server(self, real: S | Callable[[], S], **options: Any) -> S | ScriptedMCPServer: ...
+    def server(self, real: Any = None, **options: Any) -> Any:
+        """The server for this test: ``real`` recorded, or the cassette replayed."""
+        if not self._options.records(self.cassette.exists):
+            self._options.check_replayable()
+            self.replaying = self.cassette.replay(**options)
+            self._item.stash.setdefault(_REPLAYS, []).append(self.replaying)
+            return self.replaying
+        if real is None:
+            raise pytest.UsageError(
+                f"Recording {self.cassette.path} needs the real server: "
+                "mcp_cassette.server(real_server_or_factory)."
+            )
+        live = real if _is_server(real) else real()
+        if inspect.isawaitable(live):
+            raise pytest.UsageError(
+                "mcp_cassette.server() takes a server or a function returning one, not a "
+                "coroutine; make the server first."
+            )
+        self.recording = True
+        return self.cassette.record(live)
+
+
+def _is_server(value: object) -> bool:
+    from agents.mcp import MCPServer
+
+    return isinstance(value, MCPServer)
+
+
+@pytest.fixture
+def mcp_cassette(
+    request: pytest.FixtureRequest, _agents_testing_doubles: ScriptedDoubles
+) -> Iterator[MCPCassetteFixture]:
+    """This test's MCP cassette (``@pytest.mark.agents_cassette`` configures it).
+
+    SDK tracing is off for the test, as with every fixture of ours (unless
+    ``@pytest.mark.agents_testing(disable_tracing=False)``).
+    """
+    assert isinstance(request.node, pytest.Item)
+    fixture = MCPCassetteFixture(request.node, CassetteOptions.for_item(request.node, "mcp"))
+    yield fixture
+    finish_cassette(request.node, fixture)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Show a failed test what its replayed MCP server saw: the SDK hands a differing call
+    to the model as a tool error, so the test may fail on its own assertion instead."""
+    report = yield
+    if report.when != "call" or not report.failed:
+        return report
+    from agents_testing.core import AgentsTestingError
+
+    for server in item.stash.get(_REPLAYS, []):
+        try:
+            server.assert_complete()
+        except AgentsTestingError as error:
+            report.sections.append(("mcp cassette replay", f"{type(error).__name__}: {error}"))
+    return report
