@@ -3,8 +3,9 @@
 Builds the wheels, installs them into a scratch virtualenv, and measures side by side
 in one run:
 
-1. interpreter start-up (``python -c pass``) with the ``.pth`` installed, with it
-   present but turned off (``AGENTS_TESTING_BRIDGE=0``), and with the ``.pth`` removed;
+1. interpreter start-up (``python -c pass``) with the ``.pth`` (and its PEP 829
+   ``.start`` twin) installed, with them present but turned off
+   (``AGENTS_TESTING_BRIDGE=0``), and with both removed;
 2. the first ``import agents.testing`` (after ``import agents``) through the bridge,
    against the SDK's own ``agents.testing`` where the installed SDK ships one.
 
@@ -108,6 +109,10 @@ def main() -> None:
         ).stdout.strip()
         pth = Path(purelib) / "agents-testing-bridge.pth"
         kept = pth.read_text()
+        # Its PEP 829 twin, which Python 3.15+ runs instead of the .pth line: the
+        # variant "without" leaves out both.
+        start = Path(purelib) / "agents-testing-bridge.start"
+        kept_start = start.read_text()
 
         on, off, absent = [], [], []
         for _ in range(3):  # warm the byte-code and file caches
@@ -115,11 +120,14 @@ def main() -> None:
         for _ in range(args.runs):
             # Interleaved, so drift on the machine hits every variant alike.
             pth.write_text(kept)
+            start.write_text(kept_start)
             on.append(_wall(python, "pass", _env(None)))
             off.append(_wall(python, "pass", _env("0")))
             pth.unlink()
+            start.unlink()
             absent.append(_wall(python, "pass", _env(None)))
         pth.write_text(kept)
+        start.write_text(kept_start)
 
         ours, builtin, ours_model, builtin_model = [], [], [], []
         has_builtin = (Path(purelib) / "agents" / "testing").is_dir()

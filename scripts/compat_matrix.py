@@ -2,10 +2,13 @@
 
     uv run python scripts/compat_matrix.py                  # all of 0.14 ... 0.24
     uv run python scripts/compat_matrix.py --minors 0.14 0.24 -- -x
+    uv run python scripts/compat_matrix.py --releases 0.19.0 0.19.3 -- tests/core/test_compat.py
 
-Each minor gets its own environment, ``.venv-sdk-<minor>``: the locked workspace with
-that SDK release (and the client it works with) installed over it. The compatibility
-workflow runs the same command, one minor per job.
+Each minor (or exact release) gets its own environment, ``.venv-sdk-<minor>`` or
+``.venv-sdk-<release>``: the locked workspace with that SDK release (and the client it
+works with) installed over it. The compatibility workflow runs the same command, one
+minor per job; ``--releases`` checks patches in between, such as where a feature
+arrived within a minor.
 """
 
 from __future__ import annotations
@@ -28,10 +31,9 @@ def _run(args: list[str], env: dict[str, str]) -> int:
     return subprocess.run(args, cwd=ROOT, env=env, check=False).returncode
 
 
-def run_minor(minor: str, pytest_args: list[str]) -> bool:
-    """Sync an environment for one SDK minor and run the suite in it."""
-    release = SUPPORTED[minor]
-    venv = ROOT / f".venv-sdk-{minor}"
+def run_release(release: str, venv_name: str, pytest_args: list[str]) -> bool:
+    """Sync an environment for one SDK release and run the suite in it."""
+    venv = ROOT / f".venv-sdk-{venv_name}"
     env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
     env["UV_PROJECT_ENVIRONMENT"] = str(venv)
     steps = [
@@ -60,23 +62,39 @@ def main(argv: list[str] | None = None) -> int:
         metavar="MINOR",
         help=f"SDK minors to test (default: all of {', '.join(SUPPORTED)})",
     )
+    parser.add_argument(
+        "--releases",
+        nargs="+",
+        default=None,
+        metavar="RELEASE",
+        help="exact SDK releases to test instead of the minors' latest patches, e.g. 0.19.0",
+    )
     parser.add_argument("--list", action="store_true", help="print the matrix and exit")
     parser.add_argument("pytest_args", nargs="*", help="extra pytest arguments, after --")
     args = parser.parse_args(argv)
+    # Environment name -> release: a minor's latest patch, or each exact release asked for.
+    matrix = (
+        {release: release for release in args.releases}
+        if args.releases
+        else {minor: SUPPORTED[minor] for minor in args.minors}
+    )
     if args.list:
-        for minor in args.minors:
-            print(minor, " ".join(sdk_requirements(SUPPORTED[minor])))
+        for name, release in matrix.items():
+            print(name, " ".join(sdk_requirements(release)))
         return 0
 
     results: dict[str, tuple[bool, float]] = {}
-    for minor in args.minors:
-        print(f"== openai-agents {SUPPORTED[minor]}", flush=True)
+    for name, release in matrix.items():
+        print(f"== openai-agents {release}", flush=True)
         started = time.monotonic()
-        results[minor] = (run_minor(minor, args.pytest_args), time.monotonic() - started)
+        results[release] = (
+            run_release(release, name, args.pytest_args),
+            time.monotonic() - started,
+        )
 
     print("\nopenai-agents  result  seconds")
-    for minor, (passed, seconds) in results.items():
-        print(f"{SUPPORTED[minor]:<13}  {'passed' if passed else 'FAILED':<6}  {seconds:7.1f}")
+    for release, (passed, seconds) in results.items():
+        print(f"{release:<13}  {'passed' if passed else 'FAILED':<6}  {seconds:7.1f}")
     return 0 if all(passed for passed, _ in results.values()) else 1
 
 

@@ -75,11 +75,36 @@ def read_version(root: Path, boundary: str) -> Version:
     return Version(found.group(1))
 
 
-def write_version(root: Path, boundary: str, version: Version) -> None:
-    path = package_dir(root, boundary) / "pyproject.toml"
-    text = path.read_text()
-    new = re.sub(r'^version = "[^"]+"$', f'version = "{version}"', text, count=1, flags=re.M)
-    path.write_text(new)
+def uv_version_args(current: Version, new: Version, request: str) -> list[str]:
+    """The ``uv version`` arguments that take ``current`` to ``new`` (``next_version``'s).
+
+    A bump is uv's own, except for a pre-release the bump releases: uv's ``--bump
+    minor`` takes ``0.2.0rc1`` past it to ``0.3.0``, so that one is uv's stable bump.
+    """
+    if request not in _BUMPS:
+        return [str(new)]
+    releases_it = current.pre is not None and new == Version(current.base_version)
+    return ["--bump", "stable" if releases_it else request]
+
+
+def write_version(root: Path, boundary: str, current: Version, new: Version, request: str) -> None:
+    """Set ``boundary``'s version with ``uv version`` (the lock is updated afterwards)."""
+    args = uv_version_args(current, new, request)
+    run(
+        uv(),
+        "version",
+        "--package",
+        distribution(boundary),
+        "--frozen",
+        *args,
+        cwd=root,
+        quiet=True,
+    )
+    written = read_version(root, boundary)
+    if written != new:
+        raise ReleaseError(
+            f"uv version {' '.join(args)} set {distribution(boundary)} to {written}, not {new}"
+        )
 
 
 def requirement(root: Path, boundary: str, name: str) -> str | None:
@@ -414,7 +439,7 @@ def release(root: Path, boundary: str, request: str, dry_run: bool, date: str) -
     pyproject = package_dir(root, boundary) / "pyproject.toml"
     touched = [pyproject, changelog, root / "uv.lock"]
     try:
-        write_version(root, boundary, version)
+        write_version(root, boundary, current, version, request)
         changelog.write_text(new_changelog)
         # The lock records each workspace member's version.
         run(uv(), "lock", "--offline", "-q", cwd=root, quiet=True)

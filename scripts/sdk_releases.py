@@ -21,10 +21,11 @@ SUPPORTED: dict[str, str] = {
 LOWEST = SUPPORTED["0.14"]
 NEWEST = SUPPORTED["0.24"]
 
-# openai 2.45 made a usage field required that openai-agents 0.14-0.20 does not fill
-# in, so every run on those releases fails with the newest client.
+# openai 2.45 made a usage field required that openai-agents 0.14-0.17 does not fill
+# in, so every run on those releases fails with the newest client. 0.18-0.20 require
+# openai>=2.45 themselves (a pin below it cannot be installed with them).
 _CLIENT_PIN = "openai<2.45"
-_PINNED_MINORS = {"0.14", "0.15", "0.16", "0.17", "0.18", "0.19", "0.20"}
+_PINNED_MINORS = {"0.14", "0.15", "0.16", "0.17"}
 
 
 def minor_of(release: str) -> str:

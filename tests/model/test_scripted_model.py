@@ -70,7 +70,7 @@ async def test_fixed_response() -> None:
 
 
 @pytest.mark.skipif(
-    not compat.sdk_at_least(0, 20), reason="agents.decorators.tool exists from 0.20"
+    not compat.has_tool_decorator(), reason="agents.decorators.tool exists from 0.19.0"
 )
 @pytest.mark.asyncio
 async def test_tool_workflow_with_tool_decorator() -> None:

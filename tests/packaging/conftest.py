@@ -45,13 +45,19 @@ def call(*args: str | Path, cwd: Path | None = None) -> str:
     return done.stdout
 
 
-def run_python(python: Path, code: str, *, bridge: str | None = None) -> Any:
-    """Run ``code`` with ``python -I`` and return the JSON it prints."""
+def run_python(
+    python: Path, code: str, *, bridge: str | None = None, flags: tuple[str, ...] = ()
+) -> Any:
+    """Run ``code`` with ``python -I`` (and ``flags``) and return the JSON it prints."""
     env = {k: v for k, v in os.environ.items() if k != "AGENTS_TESTING_BRIDGE"}
     if bridge is not None:
         env["AGENTS_TESTING_BRIDGE"] = bridge
     done = subprocess.run(
-        [str(python), "-I", "-c", code], env=env, capture_output=True, text=True, check=False
+        [str(python), "-I", *flags, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)

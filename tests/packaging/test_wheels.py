@@ -17,6 +17,7 @@ pytestmark = pytest.mark.slow
 def test_wheels_carry_the_bridge_and_typing_markers(wheels: dict[str, Path]) -> None:
     core = zipfile.ZipFile(wheels["core"]).namelist()
     assert "agents-testing-bridge.pth" in core
+    assert "agents-testing-bridge.start" in core
     assert "_agents_testing_bridge.py" in core
     # The partial stub package that types the bridged names (PEP 561).
     with zipfile.ZipFile(wheels["core"]) as archive:
@@ -34,6 +35,49 @@ def test_wheels_carry_the_bridge_and_typing_markers(wheels: dict[str, Path]) -> 
         assert f"agents_testing/{boundary}/py.typed" in names
         # A namespace package: no distribution owns agents_testing/__init__.py.
         assert "agents_testing/__init__.py" not in names
+
+
+def test_the_wheel_ships_a_pep_829_start_file_beside_the_pth(wheels: dict[str, Path]) -> None:
+    with zipfile.ZipFile(wheels["core"]) as archive:
+        pth = archive.read("agents-testing-bridge.pth").decode("utf-8")
+        start = archive.read("agents-testing-bridge.start").decode("utf-8")
+
+    # Same name, same folder (the site-packages root): Python 3.15+ runs the entry
+    # point and skips the .pth import line; older Pythons run only the .pth.
+    entries = [line for line in start.splitlines() if line and not line.startswith("#")]
+    assert entries == ["_agents_testing_bridge:start"]
+    (line,) = pth.splitlines()
+    assert line.startswith("import os;")
+    assert "_agents_testing_bridge" in line
+
+
+def test_the_start_entry_point_installs_the_bridge_from_the_installed_wheel(
+    full_venv: Path,
+) -> None:
+    site = run_python(
+        full_venv, "import sysconfig, json; print(json.dumps(sysconfig.get_paths()['purelib']))"
+    )
+    # Python 3.15's start-up, in an interpreter that skips site processing: the
+    # site-packages folder on sys.path, then each entry point of the .start file called.
+    state = run_python(
+        full_venv,
+        f"""
+import sys, json, os, pkgutil, importlib
+site = {site!r}
+sys.path.append(site)
+with open(os.path.join(site, "agents-testing-bridge.start"), encoding="utf-8-sig") as f:
+    entries = [l.strip() for l in f if l.strip() and not l.startswith("#")]
+for entry in entries:
+    pkgutil.resolve_name(entry)()
+origin = importlib.import_module("agents.testing").__spec__.origin
+finders = [type(f).__name__ for f in sys.meta_path].count("BridgeFinder")
+print(json.dumps({{"finders": finders, "origin": origin, "site": site}}))
+""",
+        flags=("-S",),
+    )
+
+    assert state["finders"] == 1
+    assert Path(state["origin"]).resolve().is_relative_to(Path(state["site"]).resolve())
 
 
 def test_every_wheel_ships_the_license_and_project_urls(wheels: dict[str, Path]) -> None:

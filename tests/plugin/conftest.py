@@ -4,6 +4,13 @@ from __future__ import annotations
 
 # numpy's extension cannot be loaded twice in one process, and pytester's inline runs
 # forget the modules first imported inside them: import it before any of them runs.
+# The same for the SDK's provider models: the request guard finds their classes once
+# per process, so a later inline run must see the same class objects, not a re-import.
+import agents.models.openai_chatcompletions
+import agents.models.openai_responses
+import agents.realtime.openai_realtime
+import agents.voice.models.openai_stt
+import agents.voice.models.openai_tts  # noqa: F401
 import numpy  # noqa: F401
 import pytest
 

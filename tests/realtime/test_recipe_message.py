@@ -1,4 +1,4 @@
-"""The seed's "Realtime session" recipe, verbatim (its text-delta event exists from 0.20)."""
+"""The seed's "Realtime session" recipe, verbatim (its text-delta event exists from 0.19.3)."""
 
 import pytest
 
@@ -6,7 +6,7 @@ from agents_testing.core import compat
 
 if not compat.realtime_has_output_text_events():
     pytest.skip(
-        "RealtimeModelOutputTextDeltaEvent exists from openai-agents 0.20",
+        "RealtimeModelOutputTextDeltaEvent exists from openai-agents 0.19.3",
         allow_module_level=True,
     )
 

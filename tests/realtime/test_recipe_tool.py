@@ -1,13 +1,13 @@
 """The seed's "Realtime tool workflow" recipe, verbatim (``agents.decorators.tool`` exists
-from 0.20); ``tests/realtime/test_tools.py`` runs the same workflow with ``function_tool``
+from 0.19.0); ``tests/realtime/test_tools.py`` runs the same workflow with ``function_tool``
 on every supported release."""
 
 import pytest
 
 from agents_testing.core import compat
 
-if not compat.sdk_at_least(0, 20):
-    pytest.skip("agents.decorators.tool exists from openai-agents 0.20", allow_module_level=True)
+if not compat.has_tool_decorator():
+    pytest.skip("agents.decorators.tool exists from openai-agents 0.19.0", allow_module_level=True)
 
 from agents.decorators import tool
 from agents.realtime import (

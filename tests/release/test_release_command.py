@@ -232,3 +232,33 @@ def test_the_current_version_is_released_as_is_until_it_has_a_tag(
     assert "tag: testing-model-v0.1.0" in first.stdout
     assert again.returncode == 1
     assert "0.1.0 is not newer than the current version 0.1.0" in again.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("package", "current", "request_", "expected"),
+    [
+        # uv's own minor bump would take 0.2.0rc1 to 0.3.0: releasing it is its stable bump.
+        ("realtime", "0.2.0rc1", "minor", "0.2.0"),
+        ("sandbox", "0.2.1rc1", "minor", "0.3.0"),
+    ],
+)
+def test_a_release_sets_the_version_with_uv_and_locks_it(
+    repo: Path,
+    release: Release,
+    git: Git,
+    package: str,
+    current: str,
+    request_: str,
+    expected: str,
+) -> None:
+    _set_version(git, repo, package, current)
+
+    release("release", package, request_, "--date", "2026-01-15")
+
+    pyproject = (repo / "packages" / f"testing-{package}" / "pyproject.toml").read_text()
+    assert f'\nversion = "{expected}"\n' in pyproject
+    lock = (repo / "uv.lock").read_text()
+    assert f'name = "agents-testing-{package}"\nversion = "{expected}"\n' in lock
+    assert git(repo, "tag", "--list", f"testing-{package}-v{expected}").strip()
+    assert git(repo, "status", "--porcelain") == ""

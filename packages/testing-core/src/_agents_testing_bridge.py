@@ -1,10 +1,13 @@
 """Import bridge: serve ``agents.testing`` and friends from the agents-testing packages.
 
 The SDK's ``agents`` is a regular package, so other distributions cannot add
-sub-modules to it. A ``.pth`` line installs :class:`BridgeFinder` at interpreter
-start-up; it answers only for the bridged names and hands each to
-``agents_testing.core._bridge.resolve``, which resolves it against the boundary packages
-registered under the ``agents_testing.boundaries`` entry points. Set
+sub-modules to it. :class:`BridgeFinder` is installed at interpreter start-up: by the
+``import`` line of ``agents-testing-bridge.pth`` up to Python 3.14, and from 3.15 by the
+PEP 829 entry point ``_agents_testing_bridge:start`` in ``agents-testing-bridge.start``
+(whose presence makes Python skip that ``.pth`` import line). It answers only for the
+bridged names and hands each to ``agents_testing.core._bridge.resolve``, which
+resolves it against the boundary packages registered under the
+``agents_testing.boundaries`` entry points. Set
 ``AGENTS_TESTING_BRIDGE=0`` to turn it off.
 
 PYTEST_DONT_REWRITE: this module is imported at interpreter start-up, before pytest
@@ -22,7 +25,16 @@ if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec
     from types import ModuleType
 
-__all__ = ["BRIDGED_NAMES", "PARENTS", "PASSIVE", "BridgeFinder", "enabled", "install", "uninstall"]
+__all__ = [
+    "BRIDGED_NAMES",
+    "PARENTS",
+    "PASSIVE",
+    "BridgeFinder",
+    "enabled",
+    "install",
+    "start",
+    "uninstall",
+]
 
 BRIDGED_NAMES = frozenset(
     {
@@ -98,6 +110,16 @@ def install() -> None:
     """Put the finder first on ``sys.meta_path`` (idempotent)."""
     if not any(isinstance(f, BridgeFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, _FINDER)
+
+
+def start() -> None:
+    """Install the finder unless ``AGENTS_TESTING_BRIDGE`` turns it off (the start-up entry point).
+
+    What the ``.pth`` line does, as a PEP 829 entry point. Installing is idempotent, so
+    the bridge is installed once even where both the ``.pth`` line and this run.
+    """
+    if enabled():
+        install()
 
 
 def uninstall() -> None:

@@ -225,3 +225,75 @@ def test_finding_the_boundaries_reads_only_this_projects_entry_points(
         "voice": "agents_testing.voice",
         "mcp": "agents_testing.mcp",
     }
+
+
+START_FILE = PACKAGES / "testing-core" / "src" / "agents-testing-bridge.start"
+
+# What Python 3.15+ does with the .start file (PEP 829), in an interpreter started
+# without site processing so that the .pth line has not run: each entry point,
+# ``module:callable``, is resolved and called with no arguments.
+START_LIKE_PEP_829 = """
+import sys, json, pkgutil
+site_dirs = json.loads(sys.argv[1])
+sys.path.extend(site_dirs)
+entries = [line.strip() for line in open(sys.argv[2], encoding="utf-8-sig")
+           if line.strip() and not line.strip().startswith("#")]
+for entry in entries:
+    pkgutil.resolve_name(entry)()
+for entry in entries:
+    pkgutil.resolve_name(entry)()
+import importlib
+finders = [type(f).__name__ for f in sys.meta_path].count("BridgeFinder")
+try:
+    origin = importlib.import_module("agents.testing").__spec__.origin
+except ModuleNotFoundError:
+    origin = None
+print(json.dumps({"entries": entries, "finders": finders, "origin": origin}))
+"""
+
+
+def _run_start_file(*, bridge: str | None = None) -> Any:
+    import site
+
+    env = {k: v for k, v in os.environ.items() if k != "AGENTS_TESTING_BRIDGE"}
+    if bridge is not None:
+        env["AGENTS_TESTING_BRIDGE"] = bridge
+    # The editable install puts the sources on sys.path through its own .pth files;
+    # without site processing they are added by hand, as those paths would be.
+    paths = [*site.getsitepackages(), *(str(p / "src") for p in PACKAGES.glob("testing-*"))]
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", START_LIKE_PEP_829, json.dumps(paths), str(START_FILE)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_start_file_names_one_entry_point_that_installs_the_finder_once() -> None:
+    state = _run_start_file()
+
+    assert state["entries"] == ["_agents_testing_bridge:start"]
+    # Run twice (as if the .pth line had run too): still one finder, and it serves.
+    assert state["finders"] == 1
+    assert Path(state["origin"]).resolve().is_relative_to(PACKAGES)
+
+
+def test_the_start_entry_point_respects_the_off_switch() -> None:
+    state = _run_start_file(bridge="0")
+
+    assert state["finders"] == 0
+    if not compat.has_builtin_testing():
+        assert state["origin"] is None
+
+
+def test_the_pth_line_and_the_start_entry_point_install_one_finder_together() -> None:
+    # Python 3.15+ skips the .pth import line when the .start file exists; where both
+    # run anyway (the .pth at start-up, then the entry point) the finder stays single.
+    count = _run(
+        "import sys, json, pkgutil; pkgutil.resolve_name('_agents_testing_bridge:start')(); "
+        "print(json.dumps([type(f).__name__ for f in sys.meta_path].count('BridgeFinder')))"
+    )
+    assert count == 1

@@ -32,6 +32,8 @@ from ._cassette.modes import (
     resolve_record_mode,
 )
 from ._cassette.naming import cassette_path
+from ._errors import AgentsTestingError
+from ._report_site import function_site, raise_at
 from .pytest_support import CALL_REPORT, blocks_model_requests
 
 __all__ = [
@@ -279,10 +281,18 @@ class CassetteFixture(Protocol):
 
 
 def finish_cassette(item: pytest.Item, fixture: CassetteFixture) -> None:
-    """At teardown of a passed test: save a recording, or check the replay was used up."""
+    """At teardown of a passed test: save a recording, or check the replay was used up.
+
+    A refusal (an unused recorded call, a secret in the recording) is reported at the
+    test function, not in the plugin that found it at teardown.
+    """
+    __tracebackhide__ = True
     if not body_passed(item):
         return
-    if fixture.recording:
-        fixture.cassette.save()
-    elif fixture.replaying is not None:
-        fixture.replaying.assert_complete()
+    try:
+        if fixture.recording:
+            fixture.cassette.save()
+        elif fixture.replaying is not None:
+            fixture.replaying.assert_complete()
+    except AgentsTestingError as error:
+        raise_at(error, function_site(getattr(item, "obj", None)))

@@ -13,6 +13,7 @@ __all__ = [
     "MINIMUM_SDK",
     "function_arguments_done_has_name",
     "has_builtin_testing",
+    "has_tool_decorator",
     "model_response_has_raw_usage",
     "sdk_at_least",
     "sdk_version",
@@ -45,6 +46,11 @@ def sdk_at_least(*release: int) -> bool:
 def has_builtin_testing() -> bool:
     """Whether the installed SDK ships its own ``agents.testing`` (0.21 and later)."""
     return sdk_at_least(0, 21)
+
+
+def has_tool_decorator() -> bool:
+    """Whether the installed SDK has ``agents.decorators.tool`` (0.19.0 and later)."""
+    return sdk_at_least(0, 19)
 
 
 # --- Real provider models and the global tracing switch (used by the pytest plugin) ---
@@ -331,13 +337,16 @@ __all__ += ["realtime_has_conditional_send", "realtime_has_output_text_events"]
 
 
 def realtime_has_output_text_events() -> bool:
-    """Whether ``agents.realtime`` has ``RealtimeModelOutputTextDeltaEvent`` (0.20 and later)."""
-    return sdk_at_least(0, 20)
+    """Whether ``agents.realtime`` has ``RealtimeModelOutputTextDeltaEvent`` (0.19.3 and later)."""
+    return sdk_at_least(0, 19, 3)
 
 
 def realtime_has_conditional_send() -> bool:
-    """Whether sessions send guardrail feedback through ``RealtimeModel.send_event_if`` (0.20+)."""
-    return sdk_at_least(0, 20)
+    """Whether sessions send guardrail feedback through ``RealtimeModel.send_event_if``.
+
+    The session and the model method arrived together in 0.19.3.
+    """
+    return sdk_at_least(0, 19, 3)
 
 
 # --- Sandbox boundary ---

@@ -196,13 +196,21 @@ def _fail_swallowed_requests(item: pytest.Item) -> Generator[None, object, objec
 
 
 def _raised_from(error: BaseException, attempts: list[Exception]) -> bool:
+    """Whether ``error`` is a blocked request, or was raised from one (``raise ... from``).
+
+    Only explicit causes count. An implicit ``__context__`` does not prove that the
+    request made the test fail: on Python 3.10, pytest-asyncio runs the test in a
+    pure-Python task that resumes the coroutine inside an ``except`` block, so an
+    exception the test already caught and dealt with stays the context of the next
+    one raised, e.g. of the test's own failing assertion.
+    """
     seen: set[int] = set()
     current: BaseException | None = error
     while current is not None and id(current) not in seen:
         if any(current is attempt for attempt in attempts):
             return True
         seen.add(id(current))
-        current = current.__cause__ or current.__context__
+        current = current.__cause__
     return False
 
 
@@ -251,6 +259,8 @@ def pytest_runtest_makereport(
 @pytest.fixture
 def _agents_testing_doubles(request: pytest.FixtureRequest) -> Iterator[ScriptedDoubles]:
     """The registry behind every ``scripted_*`` fixture of this test."""
+    # Its end-of-test failure is reported at the user's test, not in this plugin.
+    __tracebackhide__ = True
     assert isinstance(request.node, pytest.Item)
     with ScriptedDoubles(request.node) as doubles:
         yield doubles

@@ -17,6 +17,7 @@ from typing import ParamSpec, Protocol, TypeVar
 import pytest
 
 from ._errors import UnconsumedStepsError
+from ._report_site import ReportSite, caller_site, raise_at
 from .compat import TracingState, capture_tracing_state
 
 __all__ = [
@@ -84,6 +85,8 @@ class FixtureOptions:
 class _Made:
     label: str
     double: _Checkable
+    #: The user's line that made the double: where its end-of-test failure is shown.
+    site: ReportSite | None
 
 
 class ScriptedDoubles:
@@ -132,7 +135,7 @@ class ScriptedDoubles:
             double = factory(*args, **kwargs)
             self._calls[fixture] = self._calls.get(fixture, 0) + 1
             label = f"{fixture}() call {self._calls[fixture]} ({type(double).__name__})"
-            self._made.append(_Made(label, double))
+            self._made.append(_Made(label, double, caller_site()))
             return double
 
         # Named for the fixture (that is what a failing test's locals show), while
@@ -144,23 +147,29 @@ class ScriptedDoubles:
 
     def unconsumed(self) -> list[tuple[str, UnconsumedStepsError]]:
         """Each double whose script has steps left, with the error it reports."""
-        found: list[tuple[str, UnconsumedStepsError]] = []
+        return [(entry.label, error) for entry, error in self._unconsumed()]
+
+    def _unconsumed(self) -> list[tuple[_Made, UnconsumedStepsError]]:
+        found: list[tuple[_Made, UnconsumedStepsError]] = []
         for entry in self._made:
             try:
                 entry.double.assert_complete()
             except UnconsumedStepsError as error:
-                found.append((entry.label, error))
+                found.append((entry, error))
         return found
 
     def _raise_unconsumed(self) -> None:
         __tracebackhide__ = True
-        found = self.unconsumed()
+        found = self._unconsumed()
         if not found:
             return
         if len(found) > 1:
-            self._item.add_report_section("teardown", _SECTION, _describe(found))
-        # Raised afresh: the frames inside the double's own check add nothing here.
-        raise found[0][1].with_traceback(None)
+            described = [(entry.label, error) for entry, error in found]
+            self._item.add_report_section("teardown", _SECTION, _describe(described))
+        # Raised afresh at the user's line that made the double: the frames of the
+        # double's own check and of this plugin say nothing about the test.
+        first, error = found[0]
+        raise_at(error, first.site)
 
 
 def _describe(found: list[tuple[str, UnconsumedStepsError]]) -> str:
