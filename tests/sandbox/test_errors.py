@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import pickle
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -105,6 +106,49 @@ async def test_a_violation_caught_and_retried_correctly_leaves_a_complete_script
         assert again.value is raised.value.__cause__
     else:
         sandbox.assert_complete()
+
+
+class _Refusal(Exception):
+    """What a matcher raises for a command it does not expect."""
+
+
+def _strict_matcher(call: SandboxCall) -> bool:
+    if call.args == ("raise",):
+        raise _Refusal
+    return call.args == ("expected",)
+
+
+@pytest.mark.parametrize(
+    ("wrong_call", "violation"),
+    [
+        (lambda sandbox: sandbox.exec("reject"), SandboxCallMatcherError),
+        (lambda sandbox: sandbox.exec("raise"), _Refusal),
+        (lambda sandbox: sandbox.write(Path("out"), io.BytesIO(b"x")), UnexpectedSandboxCall),
+    ],
+    ids=["matcher-rejects", "matcher-raises", "wrong-method"],
+)
+@pytest.mark.asyncio
+async def test_assert_complete_of_a_bare_session_counts_only_the_steps_left(
+    run_sandbox: Any, wrong_call: Any, violation: type[Exception]
+) -> None:
+    sandbox = scripted_sandbox_session(
+        [
+            {"method": "exec", "match": _strict_matcher, "result": OK},
+            {"method": "write", "result": None},
+        ]
+    )
+    async with sandbox:
+        with pytest.raises(violation):
+            await wrong_call(sandbox)
+        result = await run_sandbox(sandbox, _exec_model("expected"), [Shell()])
+        with pytest.raises(UnconsumedSandboxSteps) as left:
+            sandbox.assert_complete()
+        assert left.value.pending_methods == ("write",)
+        await sandbox.write(Path("out"), io.BytesIO(b"x"))
+
+    assert result.final_output == "done"
+    # The violation was caught and the retry used the steps: nothing is left to report.
+    sandbox.assert_complete()
 
 
 @pytest.mark.asyncio

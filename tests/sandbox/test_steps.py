@@ -502,25 +502,32 @@ async def test_the_manifest_is_copied_when_the_script_is_built(run_sandbox: Any)
 
 
 class LengthOf:
-    """A callable whose signature cannot be read, and which cannot take a SandboxCall."""
+    """A callable that cannot take a SandboxCall, and whose signature Python 3.13 reads as
+    ``(obj, /)`` while earlier releases cannot read it at all."""
 
     __call__ = len
 
 
+@pytest.mark.parametrize("matcher", [LengthOf(), len], ids=["instance", "builtin"])
 @pytest.mark.asyncio
-async def test_a_callable_whose_shape_shows_only_when_called_is_reported_with_the_cause() -> None:
+async def test_a_callable_whose_shape_shows_only_when_called_is_reported_with_the_cause(
+    matcher: Any,
+) -> None:
+    # Both signatures accept one argument (where they can be read), so only the call
+    # shows that a SandboxCall has no len().
     sandbox = scripted_sandbox_session(
         [
-            {"method": "exec", "match": LengthOf(), "result": OK},  # type: ignore[list-item]
+            {"method": "exec", "match": matcher, "result": OK},
             {"method": "exec", "responder": max},  # type: ignore[list-item]
         ],
         extra_checks=True,
     )
     async with sandbox:
-        with pytest.raises(InvalidSandboxStep) as matcher:
+        with pytest.raises(InvalidSandboxStep) as refused:
             await sandbox.exec("a")
-    assert (matcher.value.reason, matcher.value.input_index) == ("invalid_matcher", 0)
-    assert isinstance(matcher.value.__cause__, TypeError)
+    assert (refused.value.reason, refused.value.input_index) == ("invalid_matcher", 0)
+    assert isinstance(refused.value.__cause__, TypeError)
+    assert "has no len" in str(refused.value.__cause__)
     assert sandbox.remaining_steps == 2
 
     responding = scripted_sandbox_session(
@@ -534,11 +541,10 @@ async def test_a_callable_whose_shape_shows_only_when_called_is_reported_with_th
     assert isinstance(responder.value.__cause__, TypeError)
 
 
+@pytest.mark.parametrize("matcher", [LengthOf(), len], ids=["instance", "builtin"])
 @pytest.mark.asyncio
-async def test_a_bare_session_lets_a_callables_type_error_through_unchanged() -> None:
-    sandbox = scripted_sandbox_session(
-        [{"method": "exec", "match": LengthOf(), "result": OK}]  # type: ignore[list-item]
-    )
+async def test_a_bare_session_lets_a_callables_type_error_through_unchanged(matcher: Any) -> None:
+    sandbox = scripted_sandbox_session([{"method": "exec", "match": matcher, "result": OK}])
     async with sandbox:
         with pytest.raises(TypeError, match="has no len"):
             await sandbox.exec("a")

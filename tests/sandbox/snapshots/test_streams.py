@@ -107,16 +107,16 @@ async def test_every_use_of_a_read_result_gets_a_fresh_stream_of_the_same_type_a
 @pytest.mark.parametrize(
     ("result", "message"),
     [
-        (_closed(io.BytesIO(b"x")), "Cannot snapshot a closed sandbox byte stream"),
-        (_closed(io.StringIO("x")), "Cannot snapshot a closed sandbox text stream"),
-        (_closed(BytesChild(b"x")), "Cannot snapshot a closed sandbox byte stream"),
+        (_closed(io.BytesIO(b"x")), r"Cannot snapshot a closed sandbox byte stream\."),
+        (_closed(io.StringIO("x")), r"Cannot snapshot a closed sandbox text stream\."),
+        (_closed(BytesChild(b"x")), r"Cannot snapshot a closed sandbox byte stream\."),
         (
             io.BufferedReader(io.BytesIO(b"x")),
-            "support only io.BytesIO and io.StringIO, got a BufferedReader",
+            r"support only io\.BytesIO and io\.StringIO\. The result is a BufferedReader",
         ),
         (
             io.TextIOWrapper(io.BytesIO(b"x")),
-            "support only io.BytesIO and io.StringIO, got a TextIOWrapper",
+            r"support only io\.BytesIO and io\.StringIO\. The result is a TextIOWrapper",
         ),
     ],
     ids=["closed-bytes", "closed-text", "closed-subclass", "buffered-reader", "text-wrapper"],
@@ -139,7 +139,9 @@ def test_an_open_file_is_refused_as_a_read_result(tmp_path: Path) -> None:
     with path.open("rb") as handle, pytest.raises(InvalidSandboxStep) as raised:
         scripted_sandbox_session([{"method": "read", "result": handle}])
     assert raised.value.reason == "invalid_outcome"
-    assert "support only io.BytesIO and io.StringIO, got a BufferedReader" in str(raised.value)
+    assert "support only io.BytesIO and io.StringIO. The result is a BufferedReader" in str(
+        raised.value
+    )
 
 
 @pytest.mark.parametrize("extra_checks", [False, True], ids=["bare", "extra-checks"])
@@ -265,17 +267,17 @@ class StreamWriter(Capability):
     [
         (
             lambda: _closed(io.BytesIO(b"data")),
-            "Cannot snapshot a closed sandbox byte stream",
+            r"Cannot snapshot a closed sandbox byte stream\.",
             "a closed BytesIO",
         ),
         (
             lambda: _closed(io.StringIO("data")),
-            "Cannot snapshot a closed sandbox text stream",
+            r"Cannot snapshot a closed sandbox text stream\.",
             "a closed StringIO",
         ),
         (
             lambda: io.BufferedReader(io.BytesIO(b"data")),
-            "Sandbox stream snapshots support only io.BytesIO and io.StringIO",
+            r"Sandbox stream snapshots support only io\.BytesIO and io\.StringIO\.",
             "a BufferedReader",
         ),
     ],

@@ -33,17 +33,17 @@ class AgentsTestingError(Exception):
     """Base of every error raised by an agents-testing double.
 
     An error built as ``Error(message, *, field=value, ...)``, as the SDK's own testing
-    errors are, names those keyword fields in ``_fields``: it then pickles and copies as
-    its message and those fields.
+    errors are, names those keyword fields in ``_keyword_fields``: it then pickles and
+    copies as its message and those fields.
     """
 
-    _fields: ClassVar[tuple[str, ...]] = ()
+    _keyword_fields: ClassVar[tuple[str, ...]] = ()
 
     def __reduce__(self) -> str | tuple[Any, ...]:
-        if not self._fields:
+        if not self._keyword_fields:
             return super().__reduce__()
         message = self.args[0] if self.args else ""
-        fields = {name: getattr(self, name) for name in self._fields}
+        fields = {name: getattr(self, name) for name in self._keyword_fields}
         return (_rebuild, (type(self), message, fields))
 
 
@@ -85,7 +85,7 @@ class UnconsumedStepsError(AgentsTestingError):
         self.remaining_steps = len(pending_steps)
 
     def __reduce__(self) -> str | tuple[Any, ...]:
-        if self._fields:
+        if self._keyword_fields:
             return super().__reduce__()
         return (type(self), (self.pending_steps,))
 

@@ -73,7 +73,7 @@ class InvalidSandboxStep(SandboxScriptError, InvalidStepError):
     ``TypeError`` is the ``__cause__``).
     """
 
-    _fields = ("reason", "input_index", "method", "detail")
+    _keyword_fields = ("reason", "input_index", "method", "detail")
     reason: InvalidSandboxStepReason
     input_index: int
 
@@ -106,7 +106,7 @@ class UnexpectedSandboxCall(SandboxScriptError, UnexpectedCallError):
     Nothing is consumed.
     """
 
-    _fields = (
+    _keyword_fields = (
         "call",
         "call_index",
         "expected_method",
@@ -146,7 +146,7 @@ class SandboxCallMatcherError(SandboxScriptError, UnexpectedCallError):
     raises propagates its own exception instead, and also leaves the step pending.)
     """
 
-    _fields = ("call", "call_index", "method", "group_members")
+    _keyword_fields = ("call", "call_index", "method", "group_members")
 
     def __init__(
         self,
@@ -171,7 +171,7 @@ class UnconsumedSandboxSteps(SandboxScriptError, UnconsumedStepsError):
     ``pending_steps`` the steps themselves (fresh step dicts), in script order.
     """
 
-    _fields = ("remaining_steps", "pending_methods", "pending_steps")
+    _keyword_fields = ("remaining_steps", "pending_methods", "pending_steps")
     pending_steps: tuple[SandboxStepSpec, ...]
 
     def __init__(
@@ -199,7 +199,7 @@ class InvalidSandboxArgument(SandboxScriptError, TypeError):
     call. It is also a ``TypeError``.
     """
 
-    _fields = ("argument", "expected", "got", "method", "call_index")
+    _keyword_fields = ("argument", "expected", "got", "method", "call_index")
 
     def __init__(
         self,
@@ -229,7 +229,7 @@ class SandboxMethodUnavailable(SandboxScriptError, AttributeError):
     step method that would offer it, or ``None`` when no step can.
     """
 
-    _fields = ("method", "needed_method")
+    _keyword_fields = ("method", "needed_method")
 
     def __init__(self, message: str, *, method: str, needed_method: str | None) -> None:
         super().__init__(message)
@@ -367,7 +367,7 @@ def unsupported_stream(
     """A stream argument of a kind that cannot be snapshotted (a file, a wrapper, ...)."""
     where = _where(method, call_index, argument)
     return InvalidSandboxArgument(
-        f"Sandbox stream snapshots support only io.BytesIO and io.StringIO: {where} is "
+        f"Sandbox stream snapshots support only io.BytesIO and io.StringIO. The {where} is "
         f"a {kind}, a live stream that cannot be replayed. Read its content into an "
         "io.BytesIO first. Nothing was recorded or consumed.",
         argument=argument,
@@ -384,8 +384,8 @@ def closed_stream(
     """A closed ``io.BytesIO`` / ``io.StringIO`` argument: nothing is left to snapshot."""
     where = _where(method, call_index, argument)
     return InvalidSandboxArgument(
-        f"Cannot snapshot a closed sandbox {'text' if text else 'byte'} stream: {where} is "
-        f"a closed {kind}. Pass it before closing it. Nothing was recorded or consumed.",
+        f"Cannot snapshot a closed sandbox {'text' if text else 'byte'} stream. The {where} "
+        f"is a closed {kind}. Pass it before closing it. Nothing was recorded or consumed.",
         argument=argument,
         expected=SUPPORTED_STREAMS,
         got=f"a closed {kind}",

@@ -94,7 +94,7 @@ class InvalidVoiceStep(VoiceScriptError, InvalidStepError):
     ``"chunks"``, ``"model_name"``, ...); ``detail`` is the explanation.
     """
 
-    _fields = ("reason", "input_index", "detail", "argument")
+    _keyword_fields = ("reason", "input_index", "detail", "argument")
     reason: InvalidVoiceStepReason
 
     def __init__(
@@ -123,7 +123,7 @@ class UnexpectedVoiceCall(VoiceScriptError, UnexpectedCallError):
     ``"Unexpected TTS call #2: no scripted results remain."``.
     """
 
-    _fields = ("operation", "call", "call_index")
+    _keyword_fields = ("operation", "call", "call_index")
 
     def __init__(
         self,
@@ -149,7 +149,7 @@ class VoiceCallMatcherError(VoiceScriptError, UnexpectedCallError):
     is raised by the stream the call returned.
     """
 
-    _fields = ("operation", "call", "call_index", "group_members")
+    _keyword_fields = ("operation", "call", "call_index", "group_members")
 
     def __init__(
         self,
@@ -174,7 +174,7 @@ class UnconsumedVoiceSteps(VoiceScriptError, UnconsumedStepsError):
     what each was scripted for.
     """
 
-    _fields = ("remaining_steps", "pending_steps")
+    _keyword_fields = ("remaining_steps", "pending_steps")
     remaining_steps: int
     pending_steps: tuple[VoiceStepKind, ...]
 

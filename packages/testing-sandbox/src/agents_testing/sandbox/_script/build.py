@@ -164,13 +164,13 @@ def _snapshot(index: int, method: str, value: object, extra_checks: bool) -> obj
         if refused.closed:
             detail = (
                 f"Cannot snapshot a closed sandbox {'text' if refused.text else 'byte'} "
-                f"stream: the result is a closed {refused.kind}; pass it open"
+                f"stream. The result is a closed {refused.kind}; pass it open"
             )
         else:
             detail = (
-                "sandbox stream snapshots support only io.BytesIO and io.StringIO, got a "
-                f"{refused.kind} (a live stream, which cannot be replayed; read its content "
-                "into an io.BytesIO first)"
+                "Sandbox stream snapshots support only io.BytesIO and io.StringIO. The "
+                f"result is a {refused.kind}, a live stream that cannot be replayed; read "
+                "its content into an io.BytesIO first"
             )
         stream: InvalidSandboxStep | None = _invalid("invalid_outcome", index, method, detail)
         original: BaseException | None = None
