@@ -129,18 +129,22 @@ def test_steps_that_are_not_a_sequence_of_dicts_are_rejected(steps: Any) -> None
 
 
 @pytest.mark.skipif(
-    not compat.sdk_at_least(0, 23, 1), reason="sandbox sessions have mv from 0.23.1"
+    not compat.sdk_at_least(0, 23, 1), reason="sandbox sessions have mv and same_file from 0.23.1"
 )
-def test_mv_is_scriptable_where_the_sdk_has_it() -> None:
-    sandbox = scripted_sandbox_session([{"method": "mv", "result": None}])
-    assert [step["method"] for step in sandbox.pending_steps] == ["mv"]
+@pytest.mark.parametrize("method", ["mv", "same_file"])
+def test_mv_and_same_file_are_scriptable_where_the_sdk_has_them(method: str) -> None:
+    sandbox = scripted_sandbox_session([{"method": method, "result": None}])
+    assert [step["method"] for step in sandbox.pending_steps] == [method]
 
 
-@pytest.mark.skipif(compat.sdk_at_least(0, 23, 1), reason="mv is a session operation from 0.23.1")
-def test_mv_is_an_unknown_method_where_the_sdk_lacks_it() -> None:
+@pytest.mark.skipif(
+    compat.sdk_at_least(0, 23, 1), reason="mv and same_file are session operations from 0.23.1"
+)
+@pytest.mark.parametrize("method", ["mv", "same_file"])
+def test_mv_and_same_file_are_unknown_methods_where_the_sdk_lacks_them(method: str) -> None:
     with pytest.raises(InvalidSandboxStep) as raised:
-        scripted_sandbox_session([{"method": "mv", "result": None}])
-    assert raised.value.reason == "unknown_method"
+        scripted_sandbox_session([{"method": method, "result": None}])
+    assert (raised.value.reason, raised.value.method) == ("unknown_method", method)
 
 
 @pytest.mark.asyncio
