@@ -55,7 +55,16 @@ def _blocks() -> dict[str, str]:
 
 
 def _clean_env() -> dict[str, str]:
-    drop = ("VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT", "PYTEST_XDIST_WORKER", "PYTEST_ADDOPTS")
+    # UV_PYTHON (which .ci/run exports) would make `uv pip install` install into that
+    # interpreter instead of the user's .venv.
+    drop = (
+        "VIRTUAL_ENV",
+        "UV_PROJECT_ENVIRONMENT",
+        "UV_PYTHON",
+        "UV_SYSTEM_PYTHON",
+        "PYTEST_XDIST_WORKER",
+        "PYTEST_ADDOPTS",
+    )
     return {k: v for k, v in os.environ.items() if k not in drop}
 
 
