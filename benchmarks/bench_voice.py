@@ -11,7 +11,9 @@ comparison runs in a subprocess with ``AGENTS_TESTING_BRIDGE=0``, so that
 checking, is the floor the pipeline itself costs.
 
 Sessions of the implementations alternate inside each worker, so that a busy machine
-slows all of them alike; the best session of each counts. The session time is mostly
+slows all of them alike; the best session of each counts. A session is timed in CPU time
+of the worker (the pipeline runs in one thread and never waits for anything outside it),
+so load from other processes does not leak into the comparison. The session time is mostly
 the pipeline's own work, so a second table times the doubles alone: a transcription
 turn, a workflow turn and a TTS call with four chunks.
 
@@ -149,12 +151,12 @@ async def _session(impl: str, turns: int) -> float:
         config=VoicePipelineConfig(tracing_disabled=True),
     )
 
-    started = time.perf_counter()
+    started = time.process_time()
     result = await pipeline.run(StreamedAudioInput())
     events = 0
     async for _ in result.stream():
         events += 1
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
 
     for double in (stt, workflow, tts):
         double.assert_complete()

@@ -14,8 +14,9 @@ PACKAGES = sorted(path.parent for path in (ROOT / "packages").glob("*/pyproject.
 def _ci_pythons() -> set[str]:
     script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     (locked,) = re.findall(r'^LOCKED_PYTHON="(3\.\d+)"$', script, re.M)
+    (lowest,) = re.findall(r'^LOWEST_PYTHON="(3\.\d+)"$', script, re.M)
     (others,) = re.findall(r"^OTHER_PYTHONS=\(([^)]*)\)$", script, re.M)
-    return {locked, *others.split()}
+    return {locked, lowest, *others.split()}
 
 
 def _minor_key(version: str) -> tuple[int, int]:

@@ -38,11 +38,17 @@ call: ModelCall | None = model.first_call
 """
 
 
-# A full mypy run over the SDK's types.
+# The openai client's own types are many and none of them is a bridged name: mypy skips
+# them (halving the run), and checks the SDK's and ours in full.
+CONFIG = "[mypy]\n[mypy-openai.*]\nfollow_imports = skip\n"
+
+
+# A mypy run over the SDK's types.
 @pytest.mark.slow
 def test_mypy_resolves_bridged_names_to_this_project(tmp_path: Path) -> None:
     source = tmp_path / "uses.py"
     source.write_text(USES)
+    (tmp_path / "mypy.ini").write_text(CONFIG)
 
     done = subprocess.run(
         [
@@ -50,6 +56,8 @@ def test_mypy_resolves_bridged_names_to_this_project(tmp_path: Path) -> None:
             "-m",
             "mypy",
             "--strict",
+            "--config-file",
+            "mypy.ini",
             "--cache-dir",
             str(tmp_path / "cache"),
             "uses.py",

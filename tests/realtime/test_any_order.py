@@ -96,10 +96,12 @@ async def test_a_send_no_pending_member_expects_fails_in_strict_mode() -> None:
             await session.send_message("c")
 
     assert str(info.value) == (
-        "Send 2 (RealtimeModelSendUserInput(user_input='c')) matches no pending member of "
-        "the any_order() group at step 2, which expect: "
-        "RealtimeModelSendUserInput(user_input='a'). Fix the steps or the expectations, or "
-        "pass strict=False to let unrelated sends through."
+        "Unexpected Realtime send #2 (RealtimeModelSendUserInput): event did not match the "
+        "next scripted expectation; no pending member of the any_order() group at step 2 "
+        "expects it (they expect: a RealtimeModelSendUserInput equal to the scripted one). "
+        "Nothing was recorded and the step is still pending. Fix the order of the steps or "
+        "the expectation, or pass strict=False to let unrelated sends through; compare "
+        ".actual with .expected on this error."
     )
     assert info.value.group_expects == (RealtimeModelSendUserInput(user_input="a"),)
     assert info.value.expected == RealtimeModelSendUserInput(user_input="a")
@@ -142,11 +144,10 @@ async def test_pending_group_members_are_listed_and_reported() -> None:
     with pytest.raises(UnconsumedRealtimeSteps) as info:
         model.assert_complete()
     assert str(info.value) == (
-        "2 scripted realtime step(s) were never matched: "
-        "RealtimeModelSendUserInput(user_input='a'), <class "
-        "'agents.realtime.model_inputs.RealtimeModelSendUserInput'>. The session ended "
-        "before sending them; check what the code under test sent (model.sent_events) or "
-        "remove the steps."
+        "2 scripted Realtime step(s) were not consumed; still expected: a "
+        "RealtimeModelSendUserInput equal to the scripted one; a RealtimeModelSendUserInput. "
+        "The session ended before sending them; check what the code under test sent "
+        "(model.sent_events) or remove the steps."
     )
 
 
@@ -189,8 +190,9 @@ def test_malformed_groups_are_refused(steps: list[Any], message: str, reason: st
 
 def test_the_group_send_error_pickles_with_its_fields() -> None:
     error = UnexpectedRealtimeSend(
-        RealtimeModelSendUserInput(user_input="c"),
-        RealtimeModelSendUserInput(user_input="a"),
+        "no pending member expects it",
+        actual=RealtimeModelSendUserInput(user_input="c"),
+        expected=RealtimeModelSendUserInput(user_input="a"),
         send_index=1,
         step_index=1,
         group_expects=(RealtimeModelSendUserInput(user_input="a"),),

@@ -16,7 +16,7 @@ from agents.realtime import (
 )
 from agents.realtime.model import RealtimeModelConfig
 
-from agents_testing.realtime import RealtimeConnectCall, ScriptedRealtimeModel
+from agents_testing.realtime import RealtimeConnectCall, RealtimeScriptError, ScriptedRealtimeModel
 
 API_KEY = "sk-live-string-key-0001"
 CALLABLE_KEY = "sk-live-callable-key-0002"
@@ -68,14 +68,11 @@ async def connect_once(model_config: RealtimeModelConfig) -> RealtimeConnectCall
         pass
     (call,) = model.connect_calls
     assert_no_secret(call)
-    assert set(call) == {
-        "url",
-        "api_key_provided",
-        "headers_provided",
-        "initial_model_settings",
-        "playback_tracker",
-        "call_id",
-    }
+    # The session always passes its settings; other keys only when the options hold them.
+    assert {"api_key_provided", "headers_provided", "initial_model_settings"} <= set(call)
+    assert set(call) - {"api_key_provided", "headers_provided", "initial_model_settings"} <= (
+        set(model_config)
+    )
     return call
 
 
@@ -84,6 +81,7 @@ async def test_api_key_string_is_recorded_only_as_provided() -> None:
     call = await connect_once({"api_key": API_KEY})
     assert call.api_key_provided is True
     assert call.headers_provided is False
+    assert "url" not in call
     assert call.url is None
 
 
@@ -136,9 +134,74 @@ async def test_everything_at_once_leaves_no_secret_anywhere() -> None:
 @pytest.mark.asyncio
 async def test_no_options_records_nothing_provided() -> None:
     call = await connect_once({})
+    assert set(call) == {"api_key_provided", "headers_provided", "initial_model_settings"}
     assert (call.url, call.api_key_provided, call.headers_provided) == (None, False, False)
     assert call.playback_tracker is None
     assert call.call_id is None
+
+
+@pytest.mark.asyncio
+async def test_a_record_is_a_plain_dict_holding_only_the_keys_that_were_given() -> None:
+    model = ScriptedRealtimeModel()
+    await model.connect({"call_id": "c1"})
+    await model.close()
+    await model.connect({})
+
+    assert model.connect_calls == (
+        {"api_key_provided": False, "headers_provided": False, "call_id": "c1"},
+        {"api_key_provided": False, "headers_provided": False},
+    )
+    assert all(isinstance(call, dict) for call in model.connect_calls)
+
+
+@pytest.mark.asyncio
+async def test_a_key_given_as_none_counts_as_provided_and_is_kept_as_none() -> None:
+    model = ScriptedRealtimeModel()
+    await model.connect(
+        {"api_key": None, "headers": None, "url": None, "call_id": None}  # type: ignore[typeddict-item]
+    )
+
+    assert model.connect_calls == (
+        {"api_key_provided": True, "headers_provided": True, "url": None, "call_id": None},
+    )
+
+
+@pytest.mark.asyncio
+async def test_a_connect_refused_by_connect_error_is_recorded_all_the_same() -> None:
+    model = ScriptedRealtimeModel(connect_error=ConnectionRefusedError("no"))
+    with pytest.raises(ConnectionRefusedError):
+        await model.connect({"call_id": "c1", "api_key": API_KEY})
+
+    assert model.connect_calls == (
+        {"api_key_provided": True, "headers_provided": False, "call_id": "c1"},
+    )
+
+
+@pytest.mark.parametrize("extra_checks", [False, True])
+@pytest.mark.asyncio
+async def test_a_url_that_is_not_a_string_is_refused_in_every_mode(extra_checks: bool) -> None:
+    class Url:
+        def __str__(self) -> str:
+            return URL
+
+    model = ScriptedRealtimeModel(extra_checks=extra_checks)
+    with pytest.raises(RealtimeScriptError, match="'url' must be a string, got Url") as caught:
+        await model.connect({"url": Url()})  # type: ignore[typeddict-item]
+
+    assert all(secret not in str(caught.value) for secret in SECRETS)
+    assert model.connect_calls == ()
+
+
+@pytest.mark.asyncio
+async def test_a_call_id_that_is_not_a_string_is_kept_bare_and_refused_with_extra_checks() -> None:
+    bare = ScriptedRealtimeModel()
+    await bare.connect({"call_id": 7})  # type: ignore[typeddict-item]
+    assert bare.connect_calls[0]["call_id"] == 7
+
+    checked = ScriptedRealtimeModel(extra_checks=True)
+    with pytest.raises(RealtimeScriptError, match="'call_id' must be a string, got int"):
+        await checked.connect({"call_id": 7})  # type: ignore[typeddict-item]
+    assert checked.connect_calls == ()
 
 
 @pytest.mark.parametrize(
@@ -192,14 +255,13 @@ async def test_connect_calls_are_plain_subscriptable_mappings() -> None:
     assert call["headers_provided"] is False
     assert call["url"] == "wss://realtime.example.test:8443/v1/realtime"
     assert call["playback_tracker"] is tracker
-    assert call["call_id"] is None
+    assert "call_id" not in call
     assert dict(call) == {
         "url": "wss://realtime.example.test:8443/v1/realtime",
         "api_key_provided": True,
         "headers_provided": False,
         "initial_model_settings": call["initial_model_settings"],
         "playback_tracker": tracker,
-        "call_id": None,
     }
     assert call.api_key_provided is call["api_key_provided"]
 
@@ -215,14 +277,14 @@ async def test_changing_a_connect_call_mapping_changes_nothing_recorded() -> Non
     handed_out["api_key_provided"] = True
     settings: Any = handed_out["initial_model_settings"]
     settings["instructions"] = "changed"
-    del handed_out["call_id"]
+    handed_out["call_id"] = "added"
 
     again = model.connect_calls[0]
     assert again is not handed_out
     assert again["url"] == "wss://realtime.example.test:8443/v1/realtime"
     assert again["api_key_provided"] is False
     assert again["initial_model_settings"]["instructions"] == "Be brief."
-    assert again["call_id"] is None
+    assert "call_id" not in again
 
 
 def test_connect_call_mapping_survives_pickling() -> None:
@@ -231,8 +293,6 @@ def test_connect_call_mapping_survives_pickling() -> None:
         api_key_provided=True,
         headers_provided=False,
         initial_model_settings={"instructions": "Hi"},
-        playback_tracker=None,
-        call_id=None,
     )
     copy = pickle.loads(pickle.dumps(call))
     assert type(copy) is RealtimeConnectCall

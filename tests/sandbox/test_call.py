@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import io
+import sys
 import threading
 from pathlib import Path
 from typing import Any, Literal
 
 import pytest
-from agents import function_tool
+from agents import UserError, function_tool
+from agents.sandbox import ExecResult
 from agents.sandbox.capabilities import Capability
 from agents.sandbox.types import User
 from agents.tool import Tool
 
 from agents_testing.model import ScriptedModel, assistant_message, function_call
 from agents_testing.sandbox import InvalidSandboxArgument, SandboxCall, scripted_sandbox_session
+
+OK = ExecResult(stdout=b"ok\n", stderr=b"", exit_code=0)
 
 # An empty, typed source for the generator argument below.
 _NOTHING: tuple[object, ...] = ()
@@ -108,7 +112,7 @@ async def test_call_indices_count_every_call_from_zero() -> None:
         [
             {"method": "mkdir", "result": None},
             {"method": "write", "result": None},
-            {"method": "read", "result": b"x"},
+            {"method": "read", "result": io.BytesIO(b"x")},
         ]
     )
     async with sandbox:
@@ -176,18 +180,158 @@ async def test_equal_arguments_of_different_types_are_recorded_as_they_were() ->
 async def test_an_argument_that_cannot_be_recorded_is_refused_before_anything_is_recorded(
     argument: Any, got: str
 ) -> None:
-    sandbox = scripted_sandbox_session([{"method": "apply_patch", "result": "ok"}])
+    sandbox = scripted_sandbox_session(
+        [{"method": "apply_patch", "result": "ok"}], extra_checks=True
+    )
     async with sandbox:
         with pytest.raises(InvalidSandboxArgument) as raised:
             await sandbox.apply_patch(argument)
 
     error = raised.value
-    assert (error.method, error.argument, error.expected, error.got) == (
+    assert (error.method, error.call_index, error.argument, error.expected, error.got) == (
         "apply_patch",
+        0,
         "args[0]",
         "a value that can be copied",
         got,
     )
-    assert error.__cause__ is not None
+    assert isinstance(error.__cause__, TypeError)
+    assert "Sandbox apply_patch call #1 argument 'args[0]'" in str(error)
     assert sandbox.calls == ()
     assert sandbox.remaining_steps == 1
+    # The refused call is remembered as a violation, like any other.
+    with pytest.raises(InvalidSandboxArgument):
+        sandbox.assert_complete()
+
+
+@pytest.mark.parametrize(
+    "argument",
+    [threading.Lock(), (item for item in _NOTHING)],
+    ids=["lock", "generator"],
+)
+@pytest.mark.asyncio
+async def test_a_bare_session_raises_the_copy_error_of_an_argument_it_cannot_record(
+    argument: Any,
+) -> None:
+    sandbox = scripted_sandbox_session([{"method": "apply_patch", "result": "ok"}])
+    async with sandbox:
+        with pytest.raises(TypeError, match="cannot pickle") as raised:
+            await sandbox.apply_patch(argument)
+
+    assert not isinstance(raised.value, InvalidSandboxArgument)
+    assert (raised.value.__cause__, raised.value.__context__) == (None, None)
+    assert sandbox.calls == ()
+    assert sandbox.remaining_steps == 1
+
+
+class CopyRefusing:
+    """An argument whose deep copy raises ``error``; its repr is a secret."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        raise self.error
+
+    def __repr__(self) -> str:
+        return "CopyRefusing('sk-secret')"
+
+
+class UncopyableCommand(Capability):
+    """An application tool that hands the session a command part that cannot be copied."""
+
+    type: Literal["uncopyable-command"] = "uncopyable-command"
+    # A function returning the part: the runtime copies capabilities, a function it keeps.
+    make_part: Any = None
+
+    def tools(self) -> list[Tool]:
+        session, make_part = self.session, self.make_part
+        assert session is not None
+
+        async def run_it() -> str:
+            """Run the prepared command."""
+            await session.exec(make_part())
+            return "ran"
+
+        return [function_tool(run_it, failure_error_function=None)]
+
+
+def _uncopyable_run_model() -> ScriptedModel:
+    return ScriptedModel(
+        [[function_call("run_it", {}, call_id="c1")], [assistant_message("unreachable")]]
+    )
+
+
+@pytest.mark.asyncio
+async def test_an_argument_whose_copy_raises_re_raises_that_very_exception(
+    run_sandbox: Any,
+) -> None:
+    failure = RuntimeError("x")
+    matched: list[SandboxCall] = []
+    responded: list[SandboxCall] = []
+    sandbox = scripted_sandbox_session(
+        [
+            {"method": "exec", "match": matched.append, "result": OK},
+            {"method": "exec", "responder": responded.append},
+        ]
+    )
+    async with sandbox:
+        with pytest.raises(RuntimeError) as direct:
+            await sandbox.exec(CopyRefusing(failure))  # type: ignore[arg-type]
+        with pytest.raises(UserError) as through_a_run:
+            await run_sandbox(
+                sandbox,
+                _uncopyable_run_model(),
+                [UncopyableCommand(make_part=lambda: CopyRefusing(failure))],
+            )
+
+    assert direct.value is failure
+    # The run's tool failed with the very same exception, which the SDK wraps as the cause.
+    assert isinstance(through_a_run.value, UserError)
+    assert through_a_run.value.__cause__ is failure
+    assert (failure.__cause__, failure.__suppress_context__) == (None, False)
+    # Nothing recorded, nothing consumed, no matcher or responder called.
+    assert sandbox.calls == ()
+    assert sandbox.remaining_steps == 2
+    assert (matched, responded) == ([], [])
+    notes = getattr(failure, "__notes__", [])
+    if sys.version_info >= (3, 11):
+        assert any("sandbox exec call #1 argument 'args[0]'" in note for note in notes)
+    # Argument values may hold secrets: the note names the position and type only.
+    assert not any("sk-secret" in note for note in notes)
+
+
+@pytest.mark.asyncio
+async def test_with_extra_checks_an_argument_whose_copy_raises_is_an_invalid_argument() -> None:
+    failure = RuntimeError("x")
+    sandbox = scripted_sandbox_session([{"method": "exec", "result": OK}], extra_checks=True)
+    async with sandbox:
+        with pytest.raises(InvalidSandboxArgument, match="cannot be copied") as raised:
+            await sandbox.exec("ls", CopyRefusing(failure))  # type: ignore[arg-type]
+
+    error = raised.value
+    assert error.__cause__ is failure
+    assert (error.method, error.call_index, error.argument, error.got) == (
+        "exec",
+        0,
+        "args[1]",
+        "a CopyRefusing",
+    )
+    assert "sk-secret" not in str(error)
+    assert (sandbox.calls, sandbox.remaining_steps) == ((), 1)
+
+
+@pytest.mark.asyncio
+async def test_a_callable_argument_is_recorded_as_it_is() -> None:
+    class Callback:
+        def __call__(self) -> None:
+            return None
+
+        def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+            raise AssertionError("a callable is kept, not copied")
+
+    callback = Callback()
+    sandbox = scripted_sandbox_session([{"method": "apply_patch", "result": "ok"}])
+    async with sandbox:
+        await sandbox.apply_patch([callback])
+    assert sandbox.calls[0].args[0][0] is callback

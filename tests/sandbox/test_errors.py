@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import pickle
+from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -55,9 +58,97 @@ async def test_a_call_after_the_script_ends_is_unexpected(run_sandbox: Any) -> N
     # Arguments may hold secrets: the message names the method and number only.
     assert str(error).startswith("Unexpected sandbox exec call #2; no sandbox steps remain.")
     assert "whoami" not in str(error)
+    # Only steps count: every step was used, so the script is complete.
+    sandbox.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_with_extra_checks_assert_complete_raises_the_first_violation_again(
+    run_sandbox: Any,
+) -> None:
+    sandbox = scripted_sandbox_session([{"method": "exec", "result": OK}], extra_checks=True)
+
+    async with sandbox:
+        with pytest.raises(UserError) as raised:
+            await run_sandbox(sandbox, _exec_model("pwd", "whoami"), [Shell()])
+
+    error = raised.value.__cause__
+    assert isinstance(error, UnexpectedSandboxCall)
     with pytest.raises(UnexpectedSandboxCall) as again:
         sandbox.assert_complete()
     assert again.value is error
+
+
+@pytest.mark.parametrize("extra_checks", [False, True], ids=["bare", "extra-checks"])
+@pytest.mark.asyncio
+async def test_a_violation_caught_and_retried_correctly_leaves_a_complete_script(
+    run_sandbox: Any, extra_checks: bool
+) -> None:
+    def expected_only(call: SandboxCall) -> bool:
+        return call.args == ("expected",)
+
+    sandbox = scripted_sandbox_session(
+        [{"method": "exec", "match": expected_only, "result": OK}], extra_checks=extra_checks
+    )
+    async with sandbox:
+        with pytest.raises(UserError) as raised:
+            await run_sandbox(sandbox, _exec_model("secret"), [Shell()])
+        assert isinstance(raised.value.__cause__, SandboxCallMatcherError)
+        # The retry, made correctly, uses the step the first run left pending.
+        result = await run_sandbox(sandbox, _exec_model("expected"), [Shell()])
+
+    assert result.final_output == "done"
+    assert [call.args for call in sandbox.calls] == [("secret",), ("expected",)]
+    if extra_checks:
+        # The safety net: a violation the SDK may have swallowed still fails the test.
+        with pytest.raises(SandboxCallMatcherError) as again:
+            sandbox.assert_complete()
+        assert again.value is raised.value.__cause__
+    else:
+        sandbox.assert_complete()
+
+
+class _Refusal(Exception):
+    """What a matcher raises for a command it does not expect."""
+
+
+def _strict_matcher(call: SandboxCall) -> bool:
+    if call.args == ("raise",):
+        raise _Refusal
+    return call.args == ("expected",)
+
+
+@pytest.mark.parametrize(
+    ("wrong_call", "violation"),
+    [
+        (lambda sandbox: sandbox.exec("reject"), SandboxCallMatcherError),
+        (lambda sandbox: sandbox.exec("raise"), _Refusal),
+        (lambda sandbox: sandbox.write(Path("out"), io.BytesIO(b"x")), UnexpectedSandboxCall),
+    ],
+    ids=["matcher-rejects", "matcher-raises", "wrong-method"],
+)
+@pytest.mark.asyncio
+async def test_assert_complete_of_a_bare_session_counts_only_the_steps_left(
+    run_sandbox: Any, wrong_call: Any, violation: type[Exception]
+) -> None:
+    sandbox = scripted_sandbox_session(
+        [
+            {"method": "exec", "match": _strict_matcher, "result": OK},
+            {"method": "write", "result": None},
+        ]
+    )
+    async with sandbox:
+        with pytest.raises(violation):
+            await wrong_call(sandbox)
+        result = await run_sandbox(sandbox, _exec_model("expected"), [Shell()])
+        with pytest.raises(UnconsumedSandboxSteps) as left:
+            sandbox.assert_complete()
+        assert left.value.pending_methods == ("write",)
+        await sandbox.write(Path("out"), io.BytesIO(b"x"))
+
+    assert result.final_output == "done"
+    # The violation was caught and the retry used the steps: nothing is left to report.
+    sandbox.assert_complete()
 
 
 @pytest.mark.asyncio
@@ -65,7 +156,7 @@ async def test_a_wrong_method_is_unexpected_and_leaves_the_step_pending(
     run_sandbox: Any,
 ) -> None:
     sandbox = scripted_sandbox_session(
-        [{"method": "read", "result": b"x"}, {"method": "exec", "result": OK}]
+        [{"method": "read", "result": io.BytesIO(b"x")}, {"method": "exec", "result": OK}]
     )
     model = _exec_model("cat x")
 
@@ -161,19 +252,31 @@ async def test_a_matcher_returning_anything_but_false_accepts(run_sandbox: Any) 
     sandbox.assert_complete()
 
 
-@pytest.mark.asyncio
-async def test_an_async_matcher_result_is_rejected_at_the_call() -> None:
-    async def later(call: SandboxCall) -> bool:
-        return True
+async def _later(call: SandboxCall) -> bool:
+    return False
 
+
+@pytest.mark.asyncio
+async def test_an_async_matcher_result_is_rejected_at_the_call_with_extra_checks() -> None:
     sandbox = scripted_sandbox_session(
-        [{"method": "exec", "match": lambda c: later(c), "result": OK}]
+        [{"method": "exec", "match": lambda c: _later(c), "result": OK}], extra_checks=True
     )
     async with sandbox:
-        with pytest.raises(InvalidSandboxStep) as raised:
+        with pytest.raises(InvalidSandboxStep, match="returned an awaitable") as raised:
             await sandbox.exec("pwd")
     assert (raised.value.reason, raised.value.input_index) == ("invalid_matcher", 0)
     assert sandbox.remaining_steps == 1
+
+
+@pytest.mark.asyncio
+async def test_a_bare_session_takes_an_awaitable_matcher_result_as_acceptance() -> None:
+    # Only False rejects; an awaitable is not False (and is closed, never awaited).
+    sandbox = scripted_sandbox_session(
+        [{"method": "exec", "match": lambda c: _later(c), "result": OK}]
+    )
+    async with sandbox:
+        assert (await sandbox.exec("pwd")).stdout == b"ok\n"
+    sandbox.assert_complete()
 
 
 @pytest.mark.asyncio
@@ -204,11 +307,12 @@ async def test_unused_steps_are_reported_with_their_methods(run_sandbox: Any) ->
 
 
 @pytest.mark.asyncio
-async def test_assert_complete_reports_a_violation_the_sdk_turned_into_tool_output(
+async def test_with_extra_checks_assert_complete_raises_a_violation_the_sdk_turned_into_output(
     run_sandbox: Any,
 ) -> None:
     sandbox = scripted_sandbox_session(
-        [{"method": "write", "result": None}, {"method": "read", "result": b"\x89PNG"}]
+        [{"method": "write", "result": None}, {"method": "read", "result": io.BytesIO(b"\x89PNG")}],
+        extra_checks=True,
     )
     model = ScriptedModel(
         [
@@ -241,7 +345,7 @@ def test_errors_inherit_the_boundary_base_and_the_core_kinds() -> None:
 @pytest.mark.asyncio
 async def test_errors_survive_pickling_with_their_fields() -> None:
     sandbox = scripted_sandbox_session(
-        [{"method": "read", "result": b""}, {"method": "exec", "result": OK}]
+        [{"method": "read", "result": io.BytesIO()}, {"method": "exec", "result": OK}]
     )
     async with sandbox:
         with pytest.raises(UnexpectedSandboxCall) as raised:
@@ -265,9 +369,40 @@ async def test_errors_survive_pickling_with_their_fields() -> None:
         ("mkdir",),
     )
     assert str(left) == str(unconsumed.value)
-    invalid = pickle.loads(pickle.dumps(InvalidSandboxStep("unknown_method", 2, "cp", "no cp")))
-    assert (invalid.reason, invalid.input_index, invalid.method) == ("unknown_method", 2, "cp")
-    assert "Sandbox step #3 ('cp')" in str(invalid)
+    with pytest.raises(InvalidSandboxStep) as refused:
+        scripted_sandbox_session([{"method": "exec", "result": OK}, {"method": "cp"}])
+    invalid = pickle.loads(pickle.dumps(refused.value))
+    assert (invalid.reason, invalid.input_index, invalid.method) == ("unknown_method", 1, "cp")
+    assert invalid.detail == refused.value.detail
+    assert str(invalid) == str(refused.value)
+    assert "Sandbox step #2 ('cp')" in str(invalid)
+
+
+def test_errors_are_built_from_a_message_and_keyword_fields() -> None:
+    call = SandboxCall(0, "exec", ("pwd",), MappingProxyType({}))
+    errors: list[SandboxScriptError] = [
+        InvalidSandboxStep("bad step", reason="invalid_input", input_index=2, method=None),
+        UnexpectedSandboxCall(
+            "unexpected", call=call, call_index=0, expected_method="read", remaining_steps=1
+        ),
+        SandboxCallMatcherError("rejected", call=call, call_index=0, method="exec"),
+        UnconsumedSandboxSteps("left over", remaining_steps=1, pending_methods=("exec",)),
+    ]
+    for error in errors:
+        copy = pickle.loads(pickle.dumps(error))
+        assert (type(copy), str(copy), vars(copy)) == (type(error), str(error), vars(error))
+    invalid, unexpected, rejected, left = errors
+    assert isinstance(invalid, InvalidSandboxStep)
+    assert (str(invalid), invalid.reason, invalid.input_index, invalid.method) == (
+        "bad step",
+        "invalid_input",
+        2,
+        None,
+    )
+    assert (unexpected.actual_method, unexpected.expected_method) == ("exec", "read")  # type: ignore[attr-defined]
+    assert (unexpected.remaining_steps, unexpected.pending_steps) == (1, ())  # type: ignore[attr-defined]
+    assert (rejected.call, rejected.call_index, rejected.method) == (call, 0, "exec")  # type: ignore[attr-defined]
+    assert (left.remaining_steps, left.pending_methods) == (1, ("exec",))  # type: ignore[attr-defined]
 
 
 @pytest.mark.asyncio
@@ -286,7 +421,7 @@ async def test_the_call_in_an_error_is_detached_from_history() -> None:
 async def test_changing_pending_step_dicts_changes_nothing_in_the_script() -> None:
     sandbox = scripted_sandbox_session(
         [
-            {"method": "read", "result": b"kept"},
+            {"method": "read", "result": io.BytesIO(b"kept")},
             {"method": "exec", "result": OK},
         ]
     )

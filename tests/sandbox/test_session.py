@@ -23,6 +23,7 @@ from agents.sandbox.session.pty_types import PtyExecUpdate
 from agents.sandbox.types import Permissions
 from agents.tool import Tool
 from openai.types.responses import ResponseCustomToolCall
+from pydantic import ValidationError
 
 from agents_testing.core import compat
 from agents_testing.model import ScriptedModel, assistant_message, function_call
@@ -217,7 +218,7 @@ async def test_same_file_and_mv_answer_an_apply_patch_rename(
     same = {"method": "same_file", "result": True}
     sandbox = scripted_sandbox_session(
         [
-            {"method": "read", "result": b"title\n"},
+            {"method": "read", "result": io.BytesIO(b"title\n")},
             same,  # type: ignore[list-item]
             {"method": "mkdir", "result": None},
             {"method": "write", "result": None},
@@ -388,7 +389,9 @@ async def test_the_manifest_describes_the_workspace_without_consuming_steps(
     run_sandbox: Any,
 ) -> None:
     manifest = Manifest(root="/srv/app", entries={"README.md": File(content=b"# App\n")})
-    sandbox = scripted_sandbox_session([{"method": "read", "result": PNG}], manifest=manifest)
+    sandbox = scripted_sandbox_session(
+        [{"method": "read", "result": io.BytesIO(PNG)}], manifest=manifest
+    )
     model = ScriptedModel(
         [
             [function_call("view_image", {"path": "logo.png"}, call_id="c1")],
@@ -408,9 +411,9 @@ async def test_the_manifest_describes_the_workspace_without_consuming_steps(
 
 
 @pytest.mark.parametrize("manifest", [{"root": "/srv"}, True, "/srv"], ids=["dict", "bool", "str"])
-def test_a_manifest_must_be_a_manifest(manifest: Any) -> None:
+def test_a_manifest_must_be_a_manifest_with_extra_checks(manifest: Any) -> None:
     with pytest.raises(InvalidSandboxArgument) as raised:
-        scripted_sandbox_session(manifest=manifest)
+        scripted_sandbox_session(manifest=manifest, extra_checks=True)
     error = raised.value
     assert (error.argument, error.expected, error.got, error.method) == (
         "manifest",
@@ -420,6 +423,20 @@ def test_a_manifest_must_be_a_manifest(manifest: Any) -> None:
     )
     assert isinstance(error, TypeError)
     assert "argument 'manifest' must be an agents.sandbox.Manifest or None" in str(error)
+
+
+@pytest.mark.parametrize("manifest", [True, "/srv"], ids=["bool", "str"])
+def test_a_bare_session_leaves_a_wrong_manifest_to_the_sdks_own_validation(manifest: Any) -> None:
+    with pytest.raises(ValidationError, match="validation error for SandboxSessionState"):
+        scripted_sandbox_session(manifest=manifest)
+
+
+def test_a_bare_session_takes_a_manifest_as_a_mapping_the_sdk_validates() -> None:
+    fields = {"root": "/srv"}
+    sandbox = scripted_sandbox_session(manifest=fields)  # type: ignore[arg-type]
+    fields["root"] = "/changed"
+    assert isinstance(sandbox.state.manifest, Manifest)
+    assert sandbox.state.manifest.root == "/srv"
 
 
 @pytest.mark.asyncio
@@ -477,7 +494,7 @@ async def test_capability_manifest_entries_are_not_materialized(run_sandbox: Any
 )
 @pytest.mark.asyncio
 async def test_read_bounded_is_answered_by_the_read_step() -> None:
-    sandbox = scripted_sandbox_session([{"method": "read", "result": b"0123456789"}])
+    sandbox = scripted_sandbox_session([{"method": "read", "result": io.BytesIO(b"0123456789")}])
     async with sandbox:
         prefix = await sandbox.read_bounded(Path("log.txt"), max_bytes=4)
     assert prefix == b"0123"

@@ -11,7 +11,12 @@ from agents.sandbox import ExecResult
 from agents.sandbox.capabilities import Shell
 
 from agents_testing.model import ScriptedModel, assistant_message, function_call
-from agents_testing.sandbox import SandboxCall, SandboxCallMatcherError, scripted_sandbox_session
+from agents_testing.sandbox import (
+    SandboxCall,
+    SandboxCallMatcherError,
+    UnconsumedSandboxSteps,
+    scripted_sandbox_session,
+)
 
 
 def _result(text: str) -> ExecResult:
@@ -94,9 +99,12 @@ async def test_the_runner_starts_a_session_that_was_not_entered(run_sandbox: Any
             [assistant_message("done")],
         ]
     )
+    assert sandbox.state.workspace_root_ready is False
     try:
         await run_sandbox(sandbox, model, [Shell()])
         assert await sandbox.running() is True
+        # Started by the runner, the workspace root is ready, as for a real provider.
+        assert sandbox.state.workspace_root_ready is True
     finally:
         await sandbox.aclose()
     assert await sandbox.running() is False
@@ -178,6 +186,21 @@ async def test_concurrent_calls_in_the_wrong_order_are_reported(run_sandbox: Any
     error = raised.value.__cause__
     assert isinstance(error, SandboxCallMatcherError)
     assert (error.call_index, error.call.args) == (0, ("a",))
-    with pytest.raises(SandboxCallMatcherError) as again:
+    # The call that came second took the step its matcher accepts; the other is left.
+    with pytest.raises(UnconsumedSandboxSteps) as left:
         sandbox.assert_complete()
-    assert again.value is error
+    assert left.value.remaining_steps == 1
+
+
+@pytest.mark.asyncio
+async def test_starting_the_session_makes_its_workspace_root_ready() -> None:
+    sandbox = scripted_sandbox_session()
+    assert sandbox.state.workspace_root_ready is False
+    async with sandbox:
+        assert sandbox.state.workspace_root_ready is True
+    sandbox.assert_complete()
+
+
+def test_the_no_op_snapshot_has_the_fixed_id_scripted() -> None:
+    first, second = scripted_sandbox_session(), scripted_sandbox_session(extra_checks=True)
+    assert first.state.snapshot.id == second.state.snapshot.id == "scripted"

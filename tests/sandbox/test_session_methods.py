@@ -3,6 +3,7 @@ and none of the lifecycle operations a script cannot serve."""
 
 from __future__ import annotations
 
+import io
 import pickle
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,7 @@ STEPS: dict[str, SandboxStepSpec] = {
     "mkdir": {"method": "mkdir", "result": None},
     "pty_exec_start": {"method": "pty_exec_start", "result": UPDATE},
     "pty_write_stdin": {"method": "pty_write_stdin", "result": UPDATE},
-    "read": {"method": "read", "result": b"x"},
+    "read": {"method": "read", "result": io.BytesIO(b"x")},
     "rm": {"method": "rm", "result": None},
     "write": {"method": "write", "result": None},
 }
@@ -136,7 +137,7 @@ async def test_a_pty_run_cleans_up_without_terminating_anything(
 @pytest.mark.asyncio
 async def test_read_bounded_exists_only_with_a_read_step() -> None:
     assert not hasattr(scripted_sandbox_session([STEPS["exec"]]), "read_bounded")
-    sandbox = scripted_sandbox_session([{"method": "read", "result": b"0123456789"}])
+    sandbox = scripted_sandbox_session([{"method": "read", "result": io.BytesIO(b"0123456789")}])
     assert "read_bounded" in dir(sandbox)
     async with sandbox:
         assert await sandbox.read_bounded(Path("log.txt"), max_bytes=3) == b"012"

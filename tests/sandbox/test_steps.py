@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -35,6 +36,7 @@ def _exec_model(*commands: str) -> ScriptedModel:
     return ScriptedModel([*turns, [assistant_message("done")]])
 
 
+@pytest.mark.parametrize("extra_checks", [False, True], ids=["bare", "extra-checks"])
 @pytest.mark.parametrize(
     ("step", "reason", "method"),
     [
@@ -46,28 +48,64 @@ def _exec_model(*commands: str) -> ScriptedModel:
         ({"method": "exec", "match": "pwd", "result": OK}, "invalid_matcher", "exec"),
         ({"method": "exec", "result": OK, "error": OSError()}, "invalid_outcome", "exec"),
         ({"method": "exec"}, "invalid_outcome", "exec"),
-        ({"method": "exec", "result": b"pwd"}, "invalid_outcome", "exec"),
         ({"method": "exec", "responder": "ok"}, "invalid_outcome", "exec"),
         ({"method": "exec", "error": "boom"}, "invalid_outcome", "exec"),
         ({"method": "exec", "error": ExecTransportError}, "invalid_outcome", "exec"),
-        ({"method": "mkdir", "result": True}, "invalid_outcome", "mkdir"),
-        ({"method": "ls", "result": ["a.txt"]}, "invalid_outcome", "ls"),
-        ({"method": "read", "result": 42}, "invalid_outcome", "read"),
-        ({"method": "apply_patch", "result": None}, "invalid_outcome", "apply_patch"),
     ],
     ids=lambda value: value if isinstance(value, str) else None,
 )
 def test_a_malformed_step_is_rejected_with_reason_index_and_method(
-    step: Any, reason: str, method: str | None
+    step: Any, reason: str, method: str | None, extra_checks: bool
 ) -> None:
     with pytest.raises(InvalidSandboxStep) as raised:
-        scripted_sandbox_session([VALID, step])
+        scripted_sandbox_session([VALID, step], extra_checks=extra_checks)
     assert (raised.value.reason, raised.value.input_index, raised.value.method) == (
         reason,
         1,
         method,
     )
     assert str(raised.value).startswith("Sandbox step #2")
+
+
+WRONGLY_TYPED: list[SandboxStepSpec] = [
+    {"method": "exec", "result": b"pwd"},
+    {"method": "mkdir", "result": True},
+    {"method": "ls", "result": ["a.txt"]},
+    {"method": "read", "result": 42},
+    {"method": "apply_patch", "result": None},
+]
+
+
+@pytest.mark.parametrize("step", WRONGLY_TYPED, ids=lambda step: step["method"])
+def test_a_result_of_the_wrong_type_is_refused_with_extra_checks(step: SandboxStepSpec) -> None:
+    with pytest.raises(InvalidSandboxStep) as raised:
+        scripted_sandbox_session([VALID, step], extra_checks=True)
+    assert (raised.value.reason, raised.value.input_index, raised.value.method) == (
+        "invalid_outcome",
+        1,
+        step["method"],
+    )
+    assert f"{step['method']} returns" in str(raised.value)
+
+
+@pytest.mark.parametrize("step", WRONGLY_TYPED, ids=lambda step: step["method"])
+@pytest.mark.asyncio
+async def test_a_bare_session_hands_back_a_result_of_any_type_as_scripted(
+    step: SandboxStepSpec,
+) -> None:
+    sandbox = scripted_sandbox_session([step])
+    arguments: dict[str, tuple[Any, ...]] = {
+        "exec": ("pwd",),
+        "mkdir": ("logs",),
+        "ls": (".",),
+        "read": (Path("a.txt"),),
+        "apply_patch": ([],),
+    }
+    async with sandbox:
+        served = await getattr(sandbox, step["method"])(*arguments[step["method"]])
+    assert served == step["result"]
+    assert type(served) is type(step["result"])
+    sandbox.assert_complete()
 
 
 def test_an_async_matcher_is_rejected() -> None:
@@ -91,18 +129,22 @@ def test_steps_that_are_not_a_sequence_of_dicts_are_rejected(steps: Any) -> None
 
 
 @pytest.mark.skipif(
-    not compat.sdk_at_least(0, 23, 1), reason="sandbox sessions have mv from 0.23.1"
+    not compat.sdk_at_least(0, 23, 1), reason="sandbox sessions have mv and same_file from 0.23.1"
 )
-def test_mv_is_scriptable_where_the_sdk_has_it() -> None:
-    sandbox = scripted_sandbox_session([{"method": "mv", "result": None}])
-    assert [step["method"] for step in sandbox.pending_steps] == ["mv"]
+@pytest.mark.parametrize("method", ["mv", "same_file"])
+def test_mv_and_same_file_are_scriptable_where_the_sdk_has_them(method: str) -> None:
+    sandbox = scripted_sandbox_session([{"method": method, "result": None}])
+    assert [step["method"] for step in sandbox.pending_steps] == [method]
 
 
-@pytest.mark.skipif(compat.sdk_at_least(0, 23, 1), reason="mv is a session operation from 0.23.1")
-def test_mv_is_an_unknown_method_where_the_sdk_lacks_it() -> None:
+@pytest.mark.skipif(
+    compat.sdk_at_least(0, 23, 1), reason="mv and same_file are session operations from 0.23.1"
+)
+@pytest.mark.parametrize("method", ["mv", "same_file"])
+def test_mv_and_same_file_are_unknown_methods_where_the_sdk_lacks_them(method: str) -> None:
     with pytest.raises(InvalidSandboxStep) as raised:
-        scripted_sandbox_session([{"method": "mv", "result": None}])
-    assert raised.value.reason == "unknown_method"
+        scripted_sandbox_session([{"method": method, "result": None}])
+    assert (raised.value.reason, raised.value.method) == ("unknown_method", method)
 
 
 @pytest.mark.asyncio
@@ -146,8 +188,8 @@ async def test_static_results_are_snapshotted_when_the_script_is_built(
 
 @pytest.mark.parametrize(
     "content",
-    [io.BytesIO(b"title\n"), io.StringIO("title\n"), b"title\n", "title\n"],
-    ids=["BytesIO", "StringIO", "bytes", "str"],
+    [io.BytesIO(b"title\n"), io.StringIO("title\n")],
+    ids=["BytesIO", "StringIO"],
 )
 @pytest.mark.asyncio
 async def test_read_results_may_be_byte_or_text_streams(
@@ -188,7 +230,7 @@ async def test_an_error_step_fails_the_call_like_a_provider_failure(run_sandbox:
 async def test_an_error_the_sdk_handles_reaches_the_model(
     run_sandbox: Any, tool_outputs: Any
 ) -> None:
-    sandbox = scripted_sandbox_session([{"method": "exec", "error": TimeoutError}])
+    sandbox = scripted_sandbox_session([{"method": "exec", "error": TimeoutError()}])
 
     async with sandbox:
         result = await run_sandbox(sandbox, _exec_model("sleep 100"), [Shell()])
@@ -215,14 +257,16 @@ async def test_a_responder_may_be_sync_or_async_and_gets_each_call() -> None:
         first = await sandbox.exec("a", "b", shell=False)
         second = await sandbox.exec("c")
     assert (first.stdout, second.stdout) == (b"('a', 'b')", b"ok\n")
-    assert second is not OK
+    # A responder's value is handed back as it is: the responder owns what it returns.
+    assert second is OK
     sandbox.assert_complete()
 
 
 @pytest.mark.asyncio
 async def test_a_responder_returning_the_wrong_type_is_an_invalid_outcome() -> None:
     sandbox = scripted_sandbox_session(
-        [VALID, {"method": "exec", "responder": lambda call: b"not an ExecResult"}]
+        [VALID, {"method": "exec", "responder": lambda call: b"not an ExecResult"}],
+        extra_checks=True,
     )
     async with sandbox:
         await sandbox.exec("a")
@@ -235,6 +279,17 @@ async def test_a_responder_returning_the_wrong_type_is_an_invalid_outcome() -> N
     )
     with pytest.raises(InvalidSandboxStep):
         sandbox.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_a_bare_session_hands_back_a_responders_value_of_any_type() -> None:
+    sandbox = scripted_sandbox_session(
+        [{"method": "exec", "responder": lambda call: b"not an ExecResult"}]
+    )
+    async with sandbox:
+        served: object = await sandbox.exec("a")
+    assert served == b"not an ExecResult"
+    sandbox.assert_complete()
 
 
 def _patch_call(patch: str) -> ResponseCustomToolCall:
@@ -309,24 +364,56 @@ class Halt(BaseException):
     """A BaseException that is not an Exception."""
 
 
-@pytest.mark.parametrize(
-    "error",
-    [
-        KeyboardInterrupt(),
-        SystemExit,
-        asyncio.CancelledError(),
-        GeneratorExit,
-        Halt(),
-        StopIteration(),
-        StopIteration,
-    ],
-    ids=lambda error: error.__name__ if isinstance(error, type) else type(error).__name__,
-)
-def test_an_error_that_cannot_surface_as_a_provider_failure_is_refused(error: Any) -> None:
+SURPRISING_ERRORS = [KeyboardInterrupt(), asyncio.CancelledError(), Halt(), StopIteration()]
+
+
+@pytest.mark.parametrize("error", SURPRISING_ERRORS, ids=lambda error: type(error).__name__)
+def test_an_error_that_cannot_surface_as_a_provider_failure_is_refused_with_extra_checks(
+    error: BaseException,
+) -> None:
     with pytest.raises(InvalidSandboxStep) as raised:
-        scripted_sandbox_session([{"method": "exec", "error": error}])
+        scripted_sandbox_session([{"method": "exec", "error": error}], extra_checks=True)
     assert (raised.value.reason, raised.value.method) == ("invalid_outcome", "exec")
     assert "'error':" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("error", "raised_as"),
+    [
+        (KeyboardInterrupt(), KeyboardInterrupt),
+        (asyncio.CancelledError(), asyncio.CancelledError),
+        (Halt(), Halt),
+        # Python turns a StopIteration leaving a coroutine into a RuntimeError.
+        (StopIteration(), RuntimeError),
+    ],
+    ids=lambda value: value.__name__ if isinstance(value, type) else type(value).__name__,
+)
+@pytest.mark.asyncio
+async def test_a_bare_session_raises_any_scripted_exception_instance(
+    error: BaseException, raised_as: type[BaseException]
+) -> None:
+    sandbox = scripted_sandbox_session([{"method": "exec", "error": error}])
+    async with sandbox:
+        with pytest.raises(raised_as) as raised:
+            await sandbox.exec("a")
+    assert raised.value is error or raised.value.__cause__ is error
+    sandbox.assert_complete()
+
+
+@pytest.mark.parametrize("extra_checks", [False, True], ids=["bare", "extra-checks"])
+@pytest.mark.parametrize(
+    "error", [SystemExit, GeneratorExit, StopIteration, TimeoutError], ids=lambda e: e.__name__
+)
+def test_an_exception_class_is_refused_for_an_instance(
+    error: type[BaseException], extra_checks: bool
+) -> None:
+    with pytest.raises(InvalidSandboxStep, match=f"got the class {error.__name__}") as raised:
+        scripted_sandbox_session(
+            [{"method": "exec", "error": error}],  # type: ignore[list-item]
+            extra_checks=extra_checks,
+        )
+    assert (raised.value.reason, raised.value.method) == ("invalid_outcome", "exec")
+    assert f"write {error.__name__}(...)" in str(raised.value)
 
 
 @pytest.mark.asyncio
@@ -419,29 +506,98 @@ async def test_the_manifest_is_copied_when_the_script_is_built(run_sandbox: Any)
 
 
 class LengthOf:
-    """A callable whose signature cannot be read, and which cannot take a SandboxCall."""
+    """A callable that cannot take a SandboxCall, and whose signature Python 3.13 reads as
+    ``(obj, /)`` while earlier releases cannot read it at all."""
 
     __call__ = len
 
 
+@pytest.mark.parametrize("matcher", [LengthOf(), len], ids=["instance", "builtin"])
 @pytest.mark.asyncio
-async def test_a_callable_whose_shape_shows_only_when_called_is_reported_with_the_cause() -> None:
+async def test_a_callable_whose_shape_shows_only_when_called_is_reported_with_the_cause(
+    matcher: Any,
+) -> None:
+    # Both signatures accept one argument (where they can be read), so only the call
+    # shows that a SandboxCall has no len().
     sandbox = scripted_sandbox_session(
         [
-            {"method": "exec", "match": LengthOf(), "result": OK},  # type: ignore[list-item]
+            {"method": "exec", "match": matcher, "result": OK},
             {"method": "exec", "responder": max},  # type: ignore[list-item]
-        ]
+        ],
+        extra_checks=True,
     )
     async with sandbox:
-        with pytest.raises(InvalidSandboxStep) as matcher:
+        with pytest.raises(InvalidSandboxStep) as refused:
             await sandbox.exec("a")
-    assert (matcher.value.reason, matcher.value.input_index) == ("invalid_matcher", 0)
-    assert isinstance(matcher.value.__cause__, TypeError)
+    assert (refused.value.reason, refused.value.input_index) == ("invalid_matcher", 0)
+    assert isinstance(refused.value.__cause__, TypeError)
+    assert "has no len" in str(refused.value.__cause__)
     assert sandbox.remaining_steps == 2
 
-    responding = scripted_sandbox_session([{"method": "exec", "responder": max}])  # type: ignore[list-item]
+    responding = scripted_sandbox_session(
+        [{"method": "exec", "responder": max}],  # type: ignore[list-item]
+        extra_checks=True,
+    )
     async with responding:
         with pytest.raises(InvalidSandboxStep) as responder:
             await responding.exec("a")
     assert (responder.value.reason, responder.value.input_index) == ("invalid_outcome", 0)
     assert isinstance(responder.value.__cause__, TypeError)
+
+
+@pytest.mark.parametrize("matcher", [LengthOf(), len], ids=["instance", "builtin"])
+@pytest.mark.asyncio
+async def test_a_bare_session_lets_a_callables_type_error_through_unchanged(matcher: Any) -> None:
+    sandbox = scripted_sandbox_session([{"method": "exec", "match": matcher, "result": OK}])
+    async with sandbox:
+        with pytest.raises(TypeError, match="has no len"):
+            await sandbox.exec("a")
+    assert sandbox.remaining_steps == 1
+
+    responding = scripted_sandbox_session([{"method": "exec", "responder": max}])  # type: ignore[list-item]
+    async with responding:
+        with pytest.raises(TypeError, match="not iterable"):
+            await responding.exec("a")
+    assert responding.remaining_steps == 0
+
+
+def _counts(call: SandboxCall) -> bool:
+    return len(call) > 0  # type: ignore[arg-type]
+
+
+@pytest.mark.asyncio
+async def test_a_type_error_from_inside_a_matcher_is_its_own_even_with_extra_checks() -> None:
+    sandbox = scripted_sandbox_session(
+        [{"method": "exec", "match": _counts, "result": OK}], extra_checks=True
+    )
+    async with sandbox:
+        with pytest.raises(TypeError, match="has no len") as raised:
+            await sandbox.exec("a")
+    assert not isinstance(raised.value, InvalidSandboxStep)
+    assert sandbox.remaining_steps == 1
+
+
+@pytest.mark.parametrize("content", [b"title\n", "title\n"], ids=["bytes", "str"])
+@pytest.mark.asyncio
+async def test_a_bare_session_returns_a_str_or_bytes_read_result_unchanged(content: Any) -> None:
+    sandbox = scripted_sandbox_session([{"method": "read", "result": content}])
+    async with sandbox:
+        served = await sandbox.read(Path("notes.md"))
+    assert served is content
+    sandbox.assert_complete()
+
+
+@pytest.mark.parametrize(
+    ("content", "advice"),
+    [(b"title\n", "io.BytesIO(...)"), ("title\n", "io.StringIO(...)")],
+    ids=["bytes", "str"],
+)
+def test_with_extra_checks_a_str_or_bytes_read_result_is_refused_for_a_stream(
+    content: Any, advice: str
+) -> None:
+    with pytest.raises(
+        InvalidSandboxStep, match="read returns a stream the SDK reads from"
+    ) as raised:
+        scripted_sandbox_session([{"method": "read", "result": content}], extra_checks=True)
+    assert (raised.value.reason, raised.value.method) == ("invalid_outcome", "read")
+    assert advice in str(raised.value)

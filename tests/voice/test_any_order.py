@@ -137,7 +137,7 @@ async def test_pending_group_members_are_reported_and_plain_members_go_in_order(
 
     with pytest.raises(UnconsumedVoiceSteps) as info:
         tts.assert_complete()
-    assert str(info.value) == "3 unconsumed voice steps: 3 tts."
+    assert str(info.value).startswith("3 scripted TTS result(s) were not consumed (3 tts).")
     assert [chunk async for chunk in tts.run("y", _settings())] == [SECOND]
     with pytest.raises(ValueError, match="tts down"):
         [chunk async for chunk in tts.run("z", _settings())]
@@ -220,7 +220,15 @@ def test_results_with_a_matcher_compare_by_chunks_and_matcher() -> None:
 def test_the_matcher_error_pickles_with_its_fields() -> None:
     # The SDK's default settings hold a local text splitter, which pickle cannot carry.
     call = SimpleNamespace(text="Hi.")
-    error = VoiceCallMatcherError("tts", call, 2, 3)
+    error = VoiceCallMatcherError(
+        "The matchers of the any_order() group (3 pending member(s)) rejected TTS call #3 "
+        "(text 'Hi.'). Fix the matcher or the order of the results, or inspect the error's "
+        "call to see what the pipeline asked for.",
+        operation="tts",
+        call=call,
+        call_index=2,
+        group_members=3,
+    )
 
     copy = pickle.loads(pickle.dumps(error))
 

@@ -1,14 +1,29 @@
-"""The voice errors: one base, the core kind bases, structured fields, numbered messages."""
+"""The voice errors: one base, the core kind bases, structured fields, worded as the SDK's own."""
 
 from __future__ import annotations
 
 import pickle
+from typing import Any
 
+import numpy as np
 import pytest
+from agents.voice import (
+    AudioInput,
+    StreamedAudioInput,
+    STTModelSettings,
+    TTSModelSettings,
+    VoicePipeline,
+    VoicePipelineConfig,
+)
 from agents.voice.testing import (
     InvalidVoiceStep,
+    ScriptedSTTModel,
+    ScriptedTranscriptionSession,
+    ScriptedTTSModel,
+    ScriptedVoiceWorkflow,
     UnconsumedVoiceSteps,
     UnexpectedVoiceCall,
+    VoiceCallMatcherError,
     VoiceScriptError,
 )
 
@@ -17,6 +32,7 @@ from agents_testing.core import (
     InvalidStepError,
     UnconsumedStepsError,
     UnexpectedCallError,
+    compat,
 )
 
 
@@ -30,62 +46,39 @@ def test_every_error_has_the_voice_base_and_its_kind_base() -> None:
     assert issubclass(UnconsumedVoiceSteps, UnconsumedStepsError)
 
 
-@pytest.mark.parametrize(
-    ("operation", "message"),
-    [
-        (
-            "static_transcription",
-            "Unexpected STT transcription #3: no scripted transcription left.",
-        ),
-        ("streamed_session", "Unexpected STT session #3: no scripted session left."),
-        ("tts", "Unexpected TTS call #3: no scripted result left."),
-        ("workflow_start", "Unexpected workflow start #3: no scripted start left."),
-        ("workflow_turn", "Unexpected workflow turn #3: no scripted turn left."),
-    ],
-)
-def test_unexpected_call_message_is_short_and_numbers_the_call_from_one(
-    operation: str, message: str
-) -> None:
-    error = UnexpectedVoiceCall(operation, call=None, call_index=2)  # type: ignore[arg-type]
+def test_errors_are_built_from_a_message_and_keyword_fields() -> None:
+    unexpected = UnexpectedVoiceCall("no more", operation="tts")
+    left = UnconsumedVoiceSteps("left over", remaining_steps=2)
+    invalid = InvalidVoiceStep("bad", reason="invalid_turn", input_index=1)
+    rejected = VoiceCallMatcherError("no", operation="tts", call=None, call_index=0)
 
-    assert (error.operation, error.call_index) == (operation, 2)
-    assert str(error) == message
-
-
-def test_unconsumed_steps_count_and_summarize_what_is_left() -> None:
-    error = UnconsumedVoiceSteps(("tts", "session_turn", "tts"))
-
-    assert error.remaining_steps == 3
-    assert error.pending_steps == ("tts", "session_turn", "tts")
-    assert str(error) == "3 unconsumed voice steps: 2 tts, 1 session_turn."
-    assert str(UnconsumedVoiceSteps(("workflow_start",))) == (
-        "1 unconsumed voice step: 1 workflow_start."
+    assert (str(unexpected), unexpected.operation, unexpected.call, unexpected.call_index) == (
+        "no more",
+        "tts",
+        None,
+        0,
     )
-
-
-def test_unconsumed_steps_survive_pickling_with_their_fields() -> None:
-    error = UnconsumedVoiceSteps(("workflow_start", "workflow_turn"))
-
-    copy = pickle.loads(pickle.dumps(error))
-
-    assert type(copy) is UnconsumedVoiceSteps
-    assert (copy.remaining_steps, copy.pending_steps) == (2, ("workflow_start", "workflow_turn"))
-    assert str(copy) == str(error)
-
-
-def test_invalid_step_keeps_a_zero_based_index_and_numbers_from_one() -> None:
-    error = InvalidVoiceStep("invalid_turn", 0, "bad turn", "turns")
-
-    assert (error.reason, error.input_index, error.argument) == ("invalid_turn", 0, "turns")
-    assert str(error) == "bad turn (turns item 1, reason 'invalid_turn')"
+    assert (str(left), left.remaining_steps, left.pending_steps) == ("left over", 2, ())
+    assert (str(invalid), invalid.reason, invalid.input_index, invalid.argument) == (
+        "bad",
+        "invalid_turn",
+        1,
+        None,
+    )
+    assert (str(rejected), rejected.group_members) == ("no", 0)
 
 
 @pytest.mark.parametrize(
     "error",
     [
-        InvalidVoiceStep("invalid_chunk", 2, "bad chunk", "chunks"),
-        UnexpectedVoiceCall("tts", None, 1),
+        InvalidVoiceStep(
+            "bad chunk", reason="invalid_chunk", input_index=2, detail="d", argument="chunks"
+        ),
+        UnexpectedVoiceCall("no more", operation="tts", call=None, call_index=1),
+        UnconsumedVoiceSteps("left", remaining_steps=2, pending_steps=("tts", "tts")),
+        VoiceCallMatcherError("no", operation="tts", call="text", call_index=1, group_members=2),
     ],
+    ids=lambda error: type(error).__name__,
 )
 def test_errors_survive_pickling_with_their_fields(error: Exception) -> None:
     copy = pickle.loads(pickle.dumps(error))
@@ -93,3 +86,168 @@ def test_errors_survive_pickling_with_their_fields(error: Exception) -> None:
     assert type(copy) is type(error)
     assert vars(copy) == vars(error)
     assert str(copy) == str(error)
+
+
+def test_an_invalid_step_keeps_a_zero_based_index_and_numbers_from_one() -> None:
+    with pytest.raises(InvalidVoiceStep) as caught:
+        ScriptedTranscriptionSession(["fine", 3])  # type: ignore[list-item]
+
+    assert (caught.value.reason, caught.value.input_index, caught.value.argument) == (
+        "invalid_turn",
+        1,
+        "turns",
+    )
+    assert str(caught.value).endswith("(turns item 2, reason 'invalid_turn')")
+
+
+def _silence() -> AudioInput:
+    return AudioInput(np.zeros(2, dtype=np.int16))
+
+
+async def _drain(pipeline: VoicePipeline, audio: Any) -> BaseException | None:
+    result = await pipeline.run(audio)
+    try:
+        async for _ in result.stream():
+            pass
+    except Exception as error:
+        return error
+    return None
+
+
+def _pipeline(
+    stt: ScriptedSTTModel, workflow: ScriptedVoiceWorkflow, tts: ScriptedTTSModel
+) -> VoicePipeline:
+    return VoicePipeline(
+        workflow=workflow,
+        stt_model=stt,
+        tts_model=tts,
+        config=VoicePipelineConfig(
+            tracing_disabled=True, tts_settings=TTSModelSettings(buffer_size=1)
+        ),
+    )
+
+
+@pytest.mark.asyncio
+async def test_an_exhausted_static_transcription_says_no_scripted_transcriptions_remain() -> None:
+    stt = ScriptedSTTModel(sessions=["streamed only"])
+    error = await _drain(_pipeline(stt, ScriptedVoiceWorkflow(), ScriptedTTSModel()), _silence())
+
+    assert isinstance(error, UnexpectedVoiceCall)
+    assert error.operation == "static_transcription"
+    with pytest.raises(UnexpectedVoiceCall, match="no scripted transcriptions remain"):
+        await stt.transcribe(_silence(), STTModelSettings(), False, False)
+
+
+@pytest.mark.asyncio
+async def test_an_exhausted_session_script_says_no_scripted_sessions_remain() -> None:
+    stt = ScriptedSTTModel("static only")
+    error = await _drain(
+        _pipeline(stt, ScriptedVoiceWorkflow(), ScriptedTTSModel()), StreamedAudioInput()
+    )
+
+    assert isinstance(error, UnexpectedVoiceCall)
+    assert error.operation == "streamed_session"
+    assert "no scripted sessions remain" in str(error)
+
+
+@pytest.mark.asyncio
+async def test_an_exhausted_tts_script_says_no_scripted_results_remain() -> None:
+    tts = ScriptedTTSModel()
+    error = await _drain(
+        _pipeline(ScriptedSTTModel("hi"), ScriptedVoiceWorkflow(["Hello."]), tts), _silence()
+    )
+
+    assert isinstance(error, UnexpectedVoiceCall)
+    assert error.operation == "tts"
+    with pytest.raises(UnexpectedVoiceCall, match="no scripted results remain"):
+        [chunk async for chunk in tts.run("again", TTSModelSettings())]
+
+
+@pytest.mark.asyncio
+async def test_an_exhausted_workflow_says_no_scripted_turns_remain() -> None:
+    workflow = ScriptedVoiceWorkflow()
+    error = await _drain(
+        _pipeline(ScriptedSTTModel("hi"), workflow, ScriptedTTSModel()), _silence()
+    )
+
+    assert isinstance(error, UnexpectedVoiceCall)
+    assert error.operation == "workflow_turn"
+    assert "no scripted turns remain" in str(error)
+
+
+@pytest.mark.asyncio
+async def test_a_second_start_says_no_scripted_startup_step_remains() -> None:
+    workflow = ScriptedVoiceWorkflow(["Hello."], start="Welcome.")
+    # Releases before 0.20 speak the greeting together with the first answer.
+    spoken = 2 if compat.voice_finalizes_intro_turn() else 1
+    tts = ScriptedTTSModel([[b"\x00\x00"]] * spoken)
+    stt = ScriptedSTTModel(sessions=[["hi"]])
+    assert await _drain(_pipeline(stt, workflow, tts), StreamedAudioInput()) is None
+
+    with pytest.raises(UnexpectedVoiceCall, match="no scripted startup step remains") as caught:
+        [text async for text in workflow.on_start()]
+    assert (caught.value.operation, caught.value.call_index) == ("workflow_start", 1)
+    # A workflow made without a start may start any number of times.
+    unscripted = ScriptedVoiceWorkflow()
+    for _ in range(3):
+        assert [text async for text in unscripted.on_start()] == []
+
+
+@pytest.mark.asyncio
+async def test_unconsumed_transcription_turns_are_counted_also_after_close() -> None:
+    session = ScriptedTranscriptionSession(["one", "two", "three"])
+    turns = session.transcribe_turns()
+    assert await turns.__anext__() == "one"
+    await session.close()
+
+    with pytest.raises(UnconsumedVoiceSteps, match="2 scripted transcription turn") as caught:
+        session.assert_complete()
+    assert (caught.value.remaining_steps, caught.value.pending_steps) == (
+        2,
+        ("session_turn", "session_turn"),
+    )
+
+
+def test_unconsumed_stt_steps_count_static_transcriptions_and_sessions_first() -> None:
+    stt = ScriptedSTTModel(["a", "b"], sessions=[["turn"]])
+
+    with pytest.raises(UnconsumedVoiceSteps, match="3 scripted STT step") as caught:
+        stt.assert_complete()
+    assert caught.value.remaining_steps == 3
+
+
+@pytest.mark.asyncio
+async def test_the_stt_check_then_reports_each_created_sessions_own_turns() -> None:
+    stt = ScriptedSTTModel(sessions=[["heard", "never heard"]])
+    # The workflow has no turn for the first transcription, so the pipeline stops there.
+    error = await _drain(
+        _pipeline(stt, ScriptedVoiceWorkflow(), ScriptedTTSModel()), StreamedAudioInput()
+    )
+    assert isinstance(error, UnexpectedVoiceCall)
+
+    with pytest.raises(UnconsumedVoiceSteps, match="1 scripted transcription turn") as caught:
+        stt.assert_complete()
+    assert (caught.value.remaining_steps, caught.value.pending_steps) == (1, ("session_turn",))
+
+
+def test_unconsumed_tts_results_say_scripted_tts_result() -> None:
+    with pytest.raises(UnconsumedVoiceSteps, match="2 scripted TTS result") as caught:
+        ScriptedTTSModel([[b"\x00\x00"], [b"\x00\x00"]]).assert_complete()
+    assert caught.value.remaining_steps == 2
+
+
+@pytest.mark.parametrize(
+    ("turns", "start", "message", "remaining"),
+    [
+        ([], "Welcome.", "1 scripted workflow startup step", 1),
+        (["One.", "Two."], None, "2 scripted workflow turn", 2),
+        (["One.", "Two."], "Welcome.", "3 scripted workflow step", 3),
+    ],
+    ids=["start", "turns", "start-and-turns"],
+)
+def test_unconsumed_workflow_steps_are_worded_by_what_is_left(
+    turns: list[str], start: str | None, message: str, remaining: int
+) -> None:
+    with pytest.raises(UnconsumedVoiceSteps, match=message) as caught:
+        ScriptedVoiceWorkflow(turns, start=start).assert_complete()
+    assert caught.value.remaining_steps == remaining

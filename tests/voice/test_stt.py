@@ -31,6 +31,8 @@ from agents.voice.testing import (
     pcm16_samples,
 )
 
+from agents_testing.core import UncopyableValue
+
 PCM = pcm16_samples([7, -7])
 
 
@@ -238,7 +240,9 @@ async def test_a_static_transcription_beyond_the_script_is_unexpected(
     assert error.operation == "static_transcription"
     assert error.call_index == 0
     assert isinstance(error.call, STTCall)
-    assert str(error) == "Unexpected STT transcription #1: no scripted transcription left."
+    assert str(error).startswith(
+        "Unexpected static transcription call #1: no scripted transcriptions remain."
+    )
     assert len(stt.calls) == 1
 
 
@@ -296,8 +300,8 @@ async def test_assert_complete_counts_transcriptions_sessions_and_turns_of_creat
         "static_transcription",
         "streamed_session",
     )
-    assert str(after.value) == (
-        "3 unconsumed voice steps: 2 static_transcription, 1 streamed_session."
+    assert str(after.value).startswith(
+        "3 scripted STT step(s) were not consumed (2 static_transcription, 1 streamed_session)."
     )
 
 
@@ -491,3 +495,82 @@ async def test_changing_a_session_list_after_building_changes_nothing(
     assert outcome.error is None
     assert workflow.transcriptions == ("first turn",)
     stt.assert_complete()
+
+
+class RefusingBuffer(np.ndarray):
+    """Audio samples whose own ``copy()`` fails."""
+
+    failure: BaseException = RuntimeError("x")
+
+    def copy(self, order: Any = "C") -> Any:
+        raise self.failure
+
+
+MARKED_COPIES: list[Any] = []
+
+
+class MarkedBuffer(np.ndarray):
+    """Audio samples whose own ``copy()`` hands back a marked plain array."""
+
+    def copy(self, order: Any = "C") -> Any:
+        copied = np.array(self, dtype=self.dtype) + 1
+        MARKED_COPIES.append(copied)
+        return copied
+
+
+@pytest.mark.asyncio
+async def test_static_audio_is_recorded_through_its_buffers_own_copy() -> None:
+    samples = np.zeros(3, dtype=np.int16).view(MarkedBuffer)
+    audio = AudioInput(samples, frame_rate=16000, sample_width=2, channels=1)
+    stt = ScriptedSTTModel("hello")
+
+    assert await stt.transcribe(audio, STTModelSettings(), False, False) == "hello"
+
+    [copied] = MARKED_COPIES
+    [call] = stt.calls
+    # What copy() returned was recorded (the +1 marks it), with the format alongside.
+    assert call.input.buffer.tolist() == copied.tolist() == [1, 1, 1]
+    assert (call.input.frame_rate, call.input.sample_width, call.input.channels) == (16000, 2, 1)
+    samples[0] = 9
+    assert stt.calls[0].input.buffer.tolist() == [1, 1, 1]
+
+
+@pytest.mark.asyncio
+async def test_a_buffer_whose_copy_raises_re_raises_it_and_consumes_nothing(
+    drain: Any, voice_config: Any
+) -> None:
+    failure = RuntimeError("x")
+    RefusingBuffer.failure = failure
+    audio = AudioInput(np.zeros(2, dtype=np.int16).view(RefusingBuffer))
+    stt = ScriptedSTTModel("hello")
+    workflow = ScriptedVoiceWorkflow(["Hi."])
+
+    with pytest.raises(RuntimeError) as raised:
+        await stt.transcribe(audio, STTModelSettings(), False, False)
+    outcome = await drain(
+        await pipeline(stt, workflow, ScriptedTTSModel([[PCM]]), voice_config).run(audio)
+    )
+
+    assert raised.value is failure
+    assert outcome.error is failure
+    assert (failure.__cause__, failure.__suppress_context__) == (None, False)
+    assert (stt.calls, workflow.transcriptions) == ((), ())
+    with pytest.raises(UnconsumedVoiceSteps) as left:
+        stt.assert_complete()
+    assert left.value.remaining_steps == 1
+
+
+@pytest.mark.asyncio
+async def test_with_extra_checks_a_buffer_whose_copy_raises_is_an_uncopyable_value() -> None:
+    failure = RuntimeError("x")
+    RefusingBuffer.failure = failure
+    audio = AudioInput(np.zeros(2, dtype=np.int16).view(RefusingBuffer))
+    stt = ScriptedSTTModel("hello", extra_checks=True)
+
+    with pytest.raises(UncopyableValue, match=r"input\.buffer") as raised:
+        await stt.transcribe(audio, STTModelSettings(), False, False)
+
+    assert raised.value.__cause__ is failure
+    assert stt.calls == ()
+    with pytest.raises(UnconsumedVoiceSteps):
+        stt.assert_complete()

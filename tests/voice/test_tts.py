@@ -327,5 +327,5 @@ async def test_an_unexpected_tts_call_has_a_short_numbered_message(
     )
 
     assert isinstance(outcome.error, UnexpectedVoiceCall)
-    assert str(outcome.error) == "Unexpected TTS call #2: no scripted result left."
+    assert str(outcome.error).startswith("Unexpected TTS call #2: no scripted results remain.")
     assert outcome.error.call == TTSCall("The second one follows.", tts.calls[1].settings)

@@ -338,6 +338,7 @@ async def test_start_fragments_the_pipeline_stopped_reading_stay_reported(
     workflow = ScriptedVoiceWorkflow(
         ["Here is the first answer."],
         start=["Welcome to the travel desk,", " how can I help you today?"],
+        extra_checks=True,
     )
     pipeline = VoicePipeline(
         workflow=workflow,
@@ -355,15 +356,15 @@ async def test_start_fragments_the_pipeline_stopped_reading_stay_reported(
     with pytest.raises(UnconsumedVoiceSteps) as caught:
         workflow.assert_complete()
     assert caught.value.pending_steps == ("workflow_start",)
-    assert str(caught.value) == "1 unconsumed voice step: 1 workflow_start."
+    assert str(caught.value).startswith("1 scripted workflow startup step was not consumed")
     # The start was handed out once: asking again is unexpected, not a replay.
     with pytest.raises(UnexpectedVoiceCall):
         await texts(workflow.on_start())
 
 
 @pytest.mark.asyncio
-async def test_a_turn_read_only_in_part_stays_reported() -> None:
-    workflow = ScriptedVoiceWorkflow([["One", " two."], "Three."])
+async def test_a_turn_read_only_in_part_stays_reported_with_extra_checks() -> None:
+    workflow = ScriptedVoiceWorkflow([["One", " two."], "Three."], extra_checks=True)
 
     turn = workflow.run("first")
     assert await turn.__anext__() == "One"
@@ -375,6 +376,21 @@ async def test_a_turn_read_only_in_part_stays_reported() -> None:
     with pytest.raises(UnconsumedVoiceSteps) as after:
         workflow.assert_complete()
     assert after.value.pending_steps == ("workflow_turn",)
+
+
+@pytest.mark.asyncio
+async def test_a_bare_workflow_counts_a_turn_consumed_when_the_pipeline_asks_for_it() -> None:
+    workflow = ScriptedVoiceWorkflow([["One", " two."], "Three."], start=["Hi", " there."])
+
+    turn = workflow.run("first")
+    assert await turn.__anext__() == "One"
+    start = workflow.on_start()
+    assert await start.__anext__() == "Hi"
+
+    with pytest.raises(UnconsumedVoiceSteps, match="1 scripted workflow turn") as caught:
+        workflow.assert_complete()
+    assert caught.value.pending_steps == ("workflow_turn",)
+    assert await texts(turn) == [" two."]
 
 
 @pytest.mark.asyncio
@@ -394,7 +410,9 @@ async def test_assert_complete_reports_an_unused_start_and_every_unused_turn(
     with pytest.raises(UnconsumedVoiceSteps) as caught:
         workflow.assert_complete()
     assert caught.value.pending_steps == ("workflow_start", "workflow_turn", "workflow_turn")
-    assert str(caught.value) == "3 unconsumed voice steps: 1 workflow_start, 2 workflow_turn."
+    assert str(caught.value).startswith(
+        "3 scripted workflow step(s) were not consumed (1 workflow_start, 2 workflow_turn)."
+    )
 
 
 @pytest.mark.asyncio

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Any
 
@@ -14,11 +15,12 @@ from agents.realtime import (
     RealtimeModelSendToolOutput,
     RealtimeModelSendUserInput,
     RealtimeModelToolCallEvent,
+    RealtimeModelTranscriptDeltaEvent,
     RealtimeRunConfig,
     RealtimeRunner,
 )
 
-from agents_testing.core import AgentsTestingError
+from agents_testing.core import UncopyableValue
 from agents_testing.realtime import (
     RealtimeStep,
     ScriptedRealtimeModel,
@@ -30,6 +32,9 @@ from agents_testing.realtime import (
 def lookup_order(order_id: str) -> str:
     """Look up an order by ID."""
     return f"Order {order_id} has shipped."
+
+
+REPLY = RealtimeModelTranscriptDeltaEvent(item_id="item_1", delta="Hi!", response_id="resp_1")
 
 
 def runner_for(model: ScriptedRealtimeModel, agent: RealtimeAgent[Any] | None = None) -> Any:
@@ -142,31 +147,97 @@ async def test_unexpected_send_carries_a_detached_copy() -> None:
     assert caught.value.actual is not sent
 
 
+class CopyRefused(RuntimeError):
+    """What a value's own ``__deepcopy__`` raises."""
+
+
+class Uncopyable:
+    def __deepcopy__(self, memo: Any) -> Any:
+        raise CopyRefused("x")
+
+
+class RefusingOnce:
+    """A value whose ``__deepcopy__`` raises one exception object it holds."""
+
+    def __init__(self) -> None:
+        self.refusal = CopyRefused("x")
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        raise self.refusal
+
+
+@pytest.mark.parametrize("conditional", [False, True], ids=["send_event", "send_event_if"])
 @pytest.mark.asyncio
-async def test_send_that_cannot_be_copied_fails_with_our_error_and_records_nothing() -> None:
+async def test_send_that_cannot_be_copied_re_raises_the_values_own_error_and_leaves_no_trace(
+    conditional: bool,
+) -> None:
+    matched: list[Any] = []
+    delivered: list[Any] = []
+
+    def expects_anything(event: Any) -> bool:
+        matched.append(event)
+        return True
+
+    class Recorder:
+        async def on_event(self, event: Any) -> None:
+            delivered.append(event)
+
+    model = ScriptedRealtimeModel([RealtimeStep(expect=expects_anything, emit=[REPLY])])
+    value: Any = RefusingOnce()
+
+    async with await runner_for(model).run() as session:
+        model.add_listener(Recorder())  # type: ignore[arg-type]
+        sending = (
+            model.send_event_if(
+                RealtimeModelSendUserInput(user_input=value),
+                lambda: True,
+            )
+            if conditional
+            else session.send_message(value)
+        )
+        with pytest.raises(CopyRefused) as caught:
+            await sending
+
+    error = caught.value
+    assert error is value.refusal
+    assert error.__cause__ is None
+    assert error.__context__ is None
+    assert (model.sent_events, model.remaining_steps, matched, delivered) == ((), 1, [], [])
+    if sys.version_info >= (3, 11):
+        (note,) = error.__notes__
+        assert "RealtimeModelSendUserInput.user_input" in note
+
+
+@pytest.mark.asyncio
+async def test_with_extra_checks_an_uncopyable_send_is_our_uncopyable_value_error() -> None:
+    model = ScriptedRealtimeModel(
+        [RealtimeStep(expect=RealtimeModelSendRawMessage)], extra_checks=True
+    )
     raw = RealtimeModelSendRawMessage(
         message={"type": "custom.event", "other_data": {"lock": threading.Lock()}}
     )
-    model = ScriptedRealtimeModel([RealtimeStep(expect=RealtimeModelSendRawMessage)])
 
     async with await runner_for(model).run():
-        with pytest.raises(AgentsTestingError):
+        with pytest.raises(
+            UncopyableValue, match=r"Cannot snapshot RealtimeModelSendRawMessage\.message"
+        ) as caught:
             await model.send_event(raw)
 
-    assert model.sent_events == ()
-    assert model.remaining_steps == 1
+    assert isinstance(caught.value.__cause__, TypeError)
+    assert (model.sent_events, model.remaining_steps) == ((), 1)
 
 
+@pytest.mark.parametrize("extra_checks", [False, True])
 @pytest.mark.asyncio
-async def test_connect_settings_that_cannot_be_copied_fail_with_our_error() -> None:
-    model = ScriptedRealtimeModel()
-    runner = runner_for(model)
-    session = await runner.run(
-        model_config={"initial_model_settings": {"instructions": threading.Lock()}}
+async def test_connect_settings_that_cannot_be_copied_record_nothing(extra_checks: bool) -> None:
+    model = ScriptedRealtimeModel(extra_checks=extra_checks)
+    session = await runner_for(model).run(
+        model_config={"initial_model_settings": {"instructions": Uncopyable()}}  # type: ignore[typeddict-item,unused-ignore]
     )
 
-    with pytest.raises(AgentsTestingError):
+    expected = UncopyableValue if extra_checks else CopyRefused
+    with pytest.raises(expected):
         await session.enter()
 
     assert model.connect_calls == ()
-    assert model.connected is False
+    assert (model.connected, model.closed) == (False, False)

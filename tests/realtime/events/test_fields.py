@@ -1,4 +1,6 @@
-"""Scripted incoming events: field types checked against the SDK's annotations when built."""
+"""Scripted incoming events: with ``extra_checks=True`` their field types are checked against
+the SDK's annotations when the model is built (and by ``emit()``); a bare model takes them
+as they are."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import pytest
 from agents.realtime import (
     RealtimeAgent,
     RealtimeModelSendInterrupt,
+    RealtimeModelSendUserInput,
     RealtimeModelToolCallEvent,
     RealtimeModelTranscriptDeltaEvent,
     RealtimeRawModelEvent,
@@ -20,6 +23,7 @@ from agents_testing.core import compat
 from agents_testing.realtime import InvalidRealtimeStep, RealtimeStep, ScriptedRealtimeModel
 
 REPLY = RealtimeModelTranscriptDeltaEvent(item_id="item_1", delta="Hi!", response_id="resp_1")
+HELLO = RealtimeModelSendUserInput(user_input="Hello")
 
 
 def runner_for(model: ScriptedRealtimeModel) -> RealtimeRunner:
@@ -65,27 +69,56 @@ def runner_for(model: ScriptedRealtimeModel) -> RealtimeRunner:
 def test_event_with_a_field_of_the_wrong_type_is_rejected_naming_the_field(
     event: Any, event_field: str
 ) -> None:
-    with pytest.raises(InvalidRealtimeStep) as caught:
-        RealtimeStep(expect=RealtimeModelSendInterrupt, emit=[REPLY, event])
+    steps = [
+        RealtimeStep(expect=HELLO),
+        RealtimeStep(expect=RealtimeModelSendInterrupt, emit=[REPLY, event]),
+    ]
+    with pytest.raises(InvalidRealtimeStep, match=r"in 'emit': step 2: item 2 \(") as caught:
+        ScriptedRealtimeModel(steps, extra_checks=True)
 
     error = caught.value
     assert (error.reason, error.field, error.input_index) == ("invalid_event", "emit", 1)
     assert error.event_field == event_field
     assert repr(event_field) in str(error)
-    assert "item 2" in str(error)
+    # The values themselves stay out of the message.
+    assert repr(getattr(event, event_field)) not in str(error)
+
+
+@pytest.mark.asyncio
+async def test_a_bare_model_emits_events_as_they_are_like_the_builtin() -> None:
+    from agents.realtime.model_events import RealtimeModelItemDeletedEvent
+
+    odd = RealtimeModelItemDeletedEvent(item_id=5)  # type: ignore[arg-type]
+    model = ScriptedRealtimeModel([RealtimeStep(expect=RealtimeModelSendInterrupt, emit=[odd])])
+    received: list[Any] = []
+
+    async with await runner_for(model).run() as session:
+        await session.interrupt()
+
+        async def scan() -> None:
+            async for event in session:
+                if isinstance(event, RealtimeRawModelEvent):
+                    received.append(event.data)
+                    return
+
+        await asyncio.wait_for(scan(), 10)
+
+    assert received == [odd]
+    model.assert_complete()
 
 
 def test_connect_events_and_emit_check_field_types_too() -> None:
     bad = RealtimeModelTranscriptDeltaEvent(item_id="i", delta=b"x", response_id="r")  # type: ignore[arg-type]
 
     with pytest.raises(InvalidRealtimeStep) as caught:
-        ScriptedRealtimeModel(connect_events=[bad])
+        ScriptedRealtimeModel(connect_events=[bad], extra_checks=True)
     assert (caught.value.field, caught.value.event_field) == ("connect_events", "delta")
+    assert ScriptedRealtimeModel(connect_events=[bad]).remaining_steps == 0
 
 
 @pytest.mark.asyncio
 async def test_emit_checks_every_event_before_delivering_any() -> None:
-    model = ScriptedRealtimeModel()
+    model = ScriptedRealtimeModel(extra_checks=True)
     bad = RealtimeModelTranscriptDeltaEvent(item_id="i", delta=None, response_id="r")  # type: ignore[arg-type]
     received: list[Any] = []
 
@@ -111,7 +144,7 @@ def test_item_event_holding_a_plain_dict_is_rejected() -> None:
 
     event = RealtimeModelItemUpdatedEvent(item={"type": "message"})  # type: ignore[arg-type]
     with pytest.raises(InvalidRealtimeStep) as caught:
-        ScriptedRealtimeModel(connect_events=[event])
+        ScriptedRealtimeModel(connect_events=[event], extra_checks=True)
     assert caught.value.event_field == "item"
     assert "UserMessageItem" in str(caught.value)
 
@@ -123,8 +156,11 @@ def test_usage_event_with_a_mistyped_nested_count_is_rejected() -> None:
 
     usage = Usage(requests=1, input_tokens=2)
     usage.input_tokens = [1]  # type: ignore[assignment]
+    step = RealtimeStep(
+        expect=RealtimeModelSendInterrupt, emit=[RealtimeModelUsageEvent(usage=usage)]
+    )
     with pytest.raises(InvalidRealtimeStep) as caught:
-        RealtimeStep(expect=RealtimeModelSendInterrupt, emit=[RealtimeModelUsageEvent(usage=usage)])
+        ScriptedRealtimeModel([step], extra_checks=True)
     assert caught.value.event_field == "usage.input_tokens"
 
 
@@ -156,7 +192,9 @@ async def test_well_typed_events_of_every_kind_pass_and_reach_the_session() -> N
         RealtimeModelOtherEvent(data=object()),
         RealtimeModelRawServerEvent(data={"type": "session.updated"}),
     ]
-    model = ScriptedRealtimeModel([RealtimeStep(expect=RealtimeModelSendInterrupt, emit=events)])
+    model = ScriptedRealtimeModel(
+        [RealtimeStep(expect=RealtimeModelSendInterrupt, emit=events)], extra_checks=True
+    )
 
     seen: list[Any] = []
     async with await runner_for(model).run() as session:

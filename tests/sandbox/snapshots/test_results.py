@@ -1,7 +1,10 @@
-"""Results a step returns: checked field by field when scripted, copied on every use."""
+"""Results a step returns: any value, handed back as scripted; with ``extra_checks`` checked
+field by field when scripted."""
 
 from __future__ import annotations
 
+import inspect
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +14,7 @@ from agents.sandbox.capabilities import Filesystem, Shell
 from agents.sandbox.session.pty_types import PtyExecUpdate
 from openai.types.responses import ResponseCustomToolCall
 
+from agents_testing.core import compat
 from agents_testing.model import ScriptedModel, assistant_message, function_call
 from agents_testing.sandbox import (
     InvalidSandboxStep,
@@ -58,7 +62,7 @@ def test_a_result_with_a_wrong_field_is_refused_naming_the_field(
     method: str, result: Any, message: str
 ) -> None:
     with pytest.raises(InvalidSandboxStep) as raised:
-        scripted_sandbox_session([{"method": method, "result": result}])
+        scripted_sandbox_session([{"method": method, "result": result}], extra_checks=True)
     assert (raised.value.reason, raised.value.input_index, raised.value.method) == (
         "invalid_outcome",
         0,
@@ -67,12 +71,29 @@ def test_a_result_with_a_wrong_field_is_refused_naming_the_field(
     assert message in str(raised.value)
 
 
+@pytest.mark.parametrize(("method", "result", "message"), MALFORMED)
+@pytest.mark.asyncio
+async def test_a_bare_session_hands_back_a_result_with_any_fields(
+    method: str, result: Any, message: str
+) -> None:
+    sandbox = scripted_sandbox_session([{"method": method, "result": result}])
+    async with sandbox:
+        if method == "pty_write_stdin":
+            served = await sandbox.pty_write_stdin(session_id=1, chars="x")
+        else:
+            served = await getattr(sandbox, method)("sh")
+    assert type(served) is type(result)
+    assert vars(served) == vars(result)
+    sandbox.assert_complete()
+
+
 @pytest.mark.asyncio
 async def test_a_responder_result_with_a_wrong_field_fails_the_call_naming_the_field(
     run_sandbox: Any,
 ) -> None:
     sandbox = scripted_sandbox_session(
-        [{"method": "exec", "responder": lambda call: _exec_result(stdout=None)}]
+        [{"method": "exec", "responder": lambda call: _exec_result(stdout=None)}],
+        extra_checks=True,
     )
     model = ScriptedModel(
         [
@@ -131,10 +152,63 @@ def test_a_step_for_a_method_returning_a_value_needs_an_outcome(method: str) -> 
 
 
 @pytest.mark.parametrize("method", ["pty_exec_start", "pty_write_stdin"])
-def test_a_pty_result_of_none_is_refused(method: str) -> None:
+def test_a_pty_result_of_none_is_refused_with_extra_checks(method: str) -> None:
     with pytest.raises(InvalidSandboxStep) as raised:
-        scripted_sandbox_session([{"method": method, "result": None}])
+        scripted_sandbox_session([{"method": method, "result": None}], extra_checks=True)
     assert "returns a PtyExecUpdate, got NoneType" in str(raised.value)
+
+
+PLACEHOLDER_CALLS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
+    "read": ((Path("a.png"),), {}),
+    "pty_exec_start": (("sh",), {}),
+    "pty_write_stdin": ((), {"session_id": 1, "chars": "x"}),
+    "exec": (("pwd",), {}),
+    "ls": ((".",), {}),
+    "apply_patch": (([],), {}),
+    "same_file": (("a", "b"), {}),
+}
+
+
+@pytest.mark.parametrize("method", sorted(PLACEHOLDER_CALLS))
+@pytest.mark.asyncio
+async def test_a_bare_session_takes_none_as_a_placeholder_result(method: str) -> None:
+    if method == "same_file" and not compat.sdk_at_least(0, 23, 1):
+        pytest.skip("sandbox sessions have same_file from 0.23.1")
+    sandbox = scripted_sandbox_session([{"method": method, "result": None}])
+    assert sandbox.pending_steps == ({"method": method, "result": None},)
+    args, kwargs = PLACEHOLDER_CALLS[method]
+    async with sandbox:
+        assert await getattr(sandbox, method)(*args, **kwargs) is None
+    sandbox.assert_complete()
+
+
+def test_scripting_a_pty_method_with_a_placeholder_offers_the_interactive_shell() -> None:
+    assert scripted_sandbox_session([{"method": "pty_exec_start", "result": None}]).supports_pty()
+    sandbox = scripted_sandbox_session([{"method": "pty_write_stdin", "result": None}])
+    assert sandbox.supports_pty()
+    assert hasattr(sandbox, "pty_exec_start")
+
+
+@pytest.mark.asyncio
+async def test_a_placeholder_result_reaches_the_sdk_as_scripted_through_a_run(
+    run_sandbox: Any,
+) -> None:
+    sandbox = scripted_sandbox_session([{"method": "read", "result": None}])
+    model = ScriptedModel(
+        [
+            [function_call("view_image", {"path": "chart.png"}, call_id="c1")],
+            [assistant_message("unreachable")],
+        ]
+    )
+    async with sandbox:
+        with pytest.raises(UserError) as raised:
+            await run_sandbox(sandbox, model, [Filesystem()])
+
+    # The image viewer got the scripted None and failed on it, not the script.
+    assert isinstance(raised.value.__cause__, AttributeError)
+    assert "'NoneType' object has no attribute 'read'" in str(raised.value.__cause__)
+    assert [call.method for call in sandbox.calls] == ["read"]
+    sandbox.assert_complete()
 
 
 @pytest.mark.asyncio
@@ -164,16 +238,32 @@ async def test_a_handed_out_exec_result_is_the_callers_own() -> None:
     sandbox.assert_complete()
 
 
+async def _inner() -> ExecResult:
+    return _exec_result()
+
+
+async def _respond_with_an_awaitable(call: SandboxCall) -> Any:
+    return _inner()
+
+
 @pytest.mark.asyncio
 async def test_a_responder_awaitable_resolving_to_another_awaitable_is_refused() -> None:
-    async def inner() -> ExecResult:
-        return _exec_result()
-
-    async def respond(call: SandboxCall) -> Any:
-        return inner()
-
-    sandbox = scripted_sandbox_session([{"method": "exec", "responder": respond}])
+    sandbox = scripted_sandbox_session(
+        [{"method": "exec", "responder": _respond_with_an_awaitable}], extra_checks=True
+    )
     async with sandbox:
         with pytest.raises(InvalidSandboxStep) as raised:
             await sandbox.exec("a")
     assert "not to another awaitable" in str(raised.value)
+
+
+@pytest.mark.asyncio
+async def test_a_bare_session_hands_back_what_a_responders_awaitable_resolves_to() -> None:
+    sandbox = scripted_sandbox_session(
+        [{"method": "exec", "responder": _respond_with_an_awaitable}]
+    )
+    async with sandbox:
+        served = await sandbox.exec("a")
+    assert inspect.iscoroutine(served)
+    assert (await served).exit_code == 0
+    sandbox.assert_complete()

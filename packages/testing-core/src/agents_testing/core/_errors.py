@@ -8,6 +8,9 @@ human-readable messages count from 1 (see :func:`ordinal`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, ClassVar
+
 __all__ = [
     "AgentsTestingError",
     "InvalidStepError",
@@ -27,7 +30,27 @@ def ordinal(index: int) -> int:
 
 
 class AgentsTestingError(Exception):
-    """Base of every error raised by an agents-testing double."""
+    """Base of every error raised by an agents-testing double.
+
+    An error built as ``Error(message, *, field=value, ...)``, as the SDK's own testing
+    errors are, names those keyword fields in ``_keyword_fields``: it then pickles and
+    copies as its message and those fields.
+    """
+
+    _keyword_fields: ClassVar[tuple[str, ...]] = ()
+
+    def __reduce__(self) -> str | tuple[Any, ...]:
+        if not self._keyword_fields:
+            return super().__reduce__()
+        message = self.args[0] if self.args else ""
+        fields = {name: getattr(self, name) for name in self._keyword_fields}
+        return (_rebuild, (type(self), message, fields))
+
+
+def _rebuild(
+    kind: Callable[..., AgentsTestingError], message: object, fields: dict[str, Any]
+) -> AgentsTestingError:
+    return kind(message, **fields)
 
 
 class InvalidStepError(AgentsTestingError):
@@ -61,7 +84,9 @@ class UnconsumedStepsError(AgentsTestingError):
         self.pending_steps = pending_steps
         self.remaining_steps = len(pending_steps)
 
-    def __reduce__(self) -> tuple[object, ...]:
+    def __reduce__(self) -> str | tuple[Any, ...]:
+        if self._keyword_fields:
+            return super().__reduce__()
         return (type(self), (self.pending_steps,))
 
 

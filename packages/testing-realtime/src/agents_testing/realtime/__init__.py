@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ._connect import RealtimeConnectCall
     from ._errors import (
         InvalidRealtimeStep,
+        RealtimeAlreadyConnected,
         RealtimeScriptError,
         UnconsumedRealtimeSteps,
         UnexpectedRealtimeSend,
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "InvalidRealtimeStep",
+    "RealtimeAlreadyConnected",
     "RealtimeConnectCall",
     "RealtimeExpectation",
     "RealtimeScriptError",
@@ -47,6 +49,7 @@ if not TYPE_CHECKING:
         globals(),
         {
             "InvalidRealtimeStep": "._errors",
+            "RealtimeAlreadyConnected": "._errors",
             "RealtimeConnectCall": "._connect",
             "RealtimeExpectation": "._step",
             "RealtimeScriptError": "._errors",

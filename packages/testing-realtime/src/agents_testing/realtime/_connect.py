@@ -8,7 +8,7 @@ from typing import Any
 from agents.realtime.model import RealtimePlaybackTracker
 
 from ._errors import RealtimeScriptError
-from ._events.detach import detach_settings, record_copy
+from ._events.detach import detach_settings
 
 __all__ = ["RealtimeConnectCall", "detached_call", "record_connect", "strip_url"]
 
@@ -16,14 +16,15 @@ __all__ = ["RealtimeConnectCall", "detached_call", "record_connect", "strip_url"
 class RealtimeConnectCall(dict[str, Any]):
     """What one ``connect()`` asked for, without any credential: a plain mapping.
 
-    Keys (also readable as attributes): ``url``, ``api_key_provided``,
-    ``headers_provided``, ``initial_model_settings``, ``playback_tracker`` and
-    ``call_id``. Only whether an API key or headers were given is kept, never their
-    values; the URL keeps scheme, host, port and path but drops user-info, query and
-    fragment. ``initial_model_settings`` is a detached copy whose tools and handoffs
-    keep their identity; ``playback_tracker`` is the live tracker object. Every
-    ``connect_calls`` access hands out fresh copies, so changing one changes nothing
-    recorded.
+    ``api_key_provided`` and ``headers_provided`` are always there: ``True`` when the
+    options held that key, whatever its value, never the value itself. The other keys
+    are there only when the options held them: ``url`` (scheme, host, port and path;
+    user-info, query and fragment dropped), ``initial_model_settings`` (a detached copy
+    whose tools and handoffs keep their identity), ``playback_tracker`` (the live
+    tracker) and ``call_id``. So ``{"api_key_provided": False, "headers_provided": False,
+    "call_id": "c1"}`` compares equal to a record. Each key is also readable as an
+    attribute, ``None`` when absent. Every ``connect_calls`` access hands out fresh
+    copies, so changing one changes nothing recorded.
     """
 
     __slots__ = ()
@@ -31,32 +32,32 @@ class RealtimeConnectCall(dict[str, Any]):
     @property
     def url(self) -> str | None:
         """The connect URL without user-info, query and fragment, or ``None``."""
-        return self["url"]  # type: ignore[no-any-return]
+        return self.get("url")
 
     @property
     def api_key_provided(self) -> bool:
-        """Whether an API key (or key provider) was given."""
-        return self["api_key_provided"]  # type: ignore[no-any-return]
+        """Whether the options held an API key (or key provider)."""
+        return bool(self.get("api_key_provided", False))
 
     @property
     def headers_provided(self) -> bool:
-        """Whether custom headers were given."""
-        return self["headers_provided"]  # type: ignore[no-any-return]
+        """Whether the options held custom headers."""
+        return bool(self.get("headers_provided", False))
 
     @property
     def initial_model_settings(self) -> Mapping[str, Any] | None:
         """The session settings the connect started with (tools keep their identity)."""
-        return self["initial_model_settings"]  # type: ignore[no-any-return]
+        return self.get("initial_model_settings")
 
     @property
     def playback_tracker(self) -> RealtimePlaybackTracker | None:
         """The live playback tracker the connect was given, if any."""
-        return self["playback_tracker"]  # type: ignore[no-any-return]
+        return self.get("playback_tracker")
 
     @property
     def call_id(self) -> str | None:
         """The call id of a connect that attaches to an existing call, if any."""
-        return self["call_id"]  # type: ignore[no-any-return]
+        return self.get("call_id")
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (dict(self),))
@@ -93,40 +94,54 @@ def _first_mark(text: str) -> int:
     return cut
 
 
-def _optional_str(options: Mapping[str, Any], key: str) -> str | None:
-    value = options.get(key)
-    if value is None or isinstance(value, str):
-        return value
-    raise RealtimeScriptError(
-        f"connect() option {key!r} must be a string, got {type(value).__name__}; "
-        "pass the value a real RealtimeModel would accept"
-    )
+def record_connect(
+    options: Mapping[str, Any], *, wrap_errors: bool = True, extra_checks: bool = False
+) -> RealtimeConnectCall:
+    """Build the credential-free record of one ``connect(options)`` call.
 
-
-def record_connect(options: Mapping[str, Any]) -> RealtimeConnectCall:
-    """Build the credential-free record of one ``connect(options)`` call."""
+    A setting that cannot be copied raises as :func:`agents_testing.core.detach` says
+    (``wrap_errors=False``: the value's own exception). A URL must be a string: it is
+    the one value whose credentials have to be cut out. With ``extra_checks`` a
+    ``call_id`` must be one too.
+    """
     if not isinstance(options, Mapping):
         raise RealtimeScriptError(
             f"connect() expects a RealtimeModelConfig mapping, got {type(options).__name__}"
         )
-    url = _optional_str(options, "url")
-    settings = options.get("initial_model_settings")
-    return RealtimeConnectCall(
-        url=None if url is None else strip_url(url),
-        api_key_provided=options.get("api_key") is not None,
-        headers_provided=options.get("headers") is not None,
-        initial_model_settings=None
-        if settings is None
-        else record_copy(detach_settings, settings, "connect() initial_model_settings"),
-        playback_tracker=options.get("playback_tracker"),
-        call_id=_optional_str(options, "call_id"),
+    record = RealtimeConnectCall(
+        api_key_provided="api_key" in options, headers_provided="headers" in options
+    )
+    if "url" in options:
+        url = options["url"]
+        if url is not None and not isinstance(url, str):
+            raise _not_a_string("url", url)
+        record["url"] = None if url is None else strip_url(url)
+    if "initial_model_settings" in options:
+        settings = options["initial_model_settings"]
+        record["initial_model_settings"] = (
+            None if settings is None else detach_settings(settings, wrap_errors=wrap_errors)
+        )
+    if "playback_tracker" in options:
+        record["playback_tracker"] = options["playback_tracker"]
+    if "call_id" in options:
+        call_id = options["call_id"]
+        if extra_checks and call_id is not None and not isinstance(call_id, str):
+            raise _not_a_string("call_id", call_id)
+        record["call_id"] = call_id
+    return record
+
+
+def _not_a_string(key: str, value: object) -> RealtimeScriptError:
+    return RealtimeScriptError(
+        f"connect() option {key!r} must be a string, got {type(value).__name__}; nothing "
+        "was recorded. Pass the value a real RealtimeModel would accept."
     )
 
 
 def detached_call(call: RealtimeConnectCall) -> RealtimeConnectCall:
     """A copy of a record for handing out, so callers cannot change the history."""
     fresh = RealtimeConnectCall(call)
-    settings = call["initial_model_settings"]
+    settings = call.get("initial_model_settings")
     if settings is not None:
         fresh["initial_model_settings"] = detach_settings(settings)
     return fresh

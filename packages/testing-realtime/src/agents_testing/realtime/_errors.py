@@ -1,13 +1,18 @@
 """Errors raised by :class:`ScriptedRealtimeModel` and :class:`RealtimeStep`.
 
 Every error inherits :class:`RealtimeScriptError` and, where one fits, the core kind
-base (invalid step, unexpected call, unconsumed steps). Index fields are 0-based;
-messages count sends and steps from 1.
+base (invalid step, unexpected call, unconsumed steps). Each is built as
+``Error(message, *, fields...)``, as the SDK's own testing errors are; the functions
+below compose the messages the double raises. Index fields are 0-based; messages count
+sends and steps from 1. Messages name event classes only, never a field value: sent
+events carry what users say and type, which must not end up in CI logs.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+import types
+from typing import Any, Union, get_args, get_origin
 
 from agents_testing.core import (
     AgentsTestingError,
@@ -15,22 +20,42 @@ from agents_testing.core import (
     UnconsumedStepsError,
     UnexpectedCallError,
     ordinal,
-    safe_repr,
 )
 
 __all__ = [
     "InvalidRealtimeStep",
+    "RealtimeAlreadyConnected",
     "RealtimeScriptError",
     "UnconsumedRealtimeSteps",
     "UnexpectedRealtimeSend",
+    "already_connected",
+    "closed_before_delivery",
+    "describe_expectation",
+    "disconnected",
+    "invalid_step",
+    "unconsumed_steps",
+    "unexpected_send",
 ]
+
+
+def _rebuild(kind: type[Exception], message: str, fields: dict[str, Any]) -> Exception:
+    """Pickle support: an error made again from its message and keyword fields."""
+    return kind(message, **fields)
 
 
 class RealtimeScriptError(AgentsTestingError):
     """Base of the realtime double's errors; raised itself for invalid lifecycle use.
 
-    For example: sending or emitting while the model is not connected, or connecting
-    twice without closing in between.
+    For example: sending or emitting while the model is disconnected, or a delivery
+    that could not start because the model was closed before its turn.
+    """
+
+
+class RealtimeAlreadyConnected(RealtimeScriptError, AssertionError):
+    """``connect()`` was refused: the model is connected, or still delivering events.
+
+    It is an ``AssertionError`` too, as the SDK's own scripted model raises one. Nothing
+    was recorded and nothing was emitted.
     """
 
 
@@ -47,59 +72,59 @@ class InvalidRealtimeStep(RealtimeScriptError, InvalidStepError, ValueError):
     normalized ``RealtimeModelEvent``, or one with a field of the wrong type),
     ``invalid_error`` (not an ``Exception`` that can be raised), ``invalid_argument``
     (a constructor argument of the wrong type) or ``conflicting_outcomes`` (a step
-    with both ``emit`` and ``error``). ``field`` names the argument that held the bad
-    value and ``input_index`` its 0-based position in that argument (0 for a single
-    value such as ``expect`` or ``error``); ``event_field`` names the offending field
-    of an event, when it was one.
+    with both ``emit`` and ``error``, or a model with both ``connect_events`` and a
+    ``connect_error``). ``field`` names the argument that held the bad value and
+    ``input_index`` its 0-based position in that argument (0 for a single value such as
+    ``expect`` or ``error``); ``event_field`` names the offending field of an event,
+    when it was one.
     """
 
     def __init__(
         self,
-        reason: str,
-        input_index: int,
-        field: str,
-        detail: str,
+        message: str,
         *,
+        reason: str = "invalid_input",
+        input_index: int = 0,
+        field: str = "steps",
         event_field: str | None = None,
     ) -> None:
         self.reason = reason
         self.input_index = input_index
         self.field = field
         self.event_field = event_field
-        self.detail = detail
-        super().__init__(f"Invalid realtime script ({reason}) in {field!r}: {detail}")
+        super().__init__(message)
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (
-            _rebuild_invalid_step,
-            (self.reason, self.input_index, self.field, self.detail, self.event_field),
-        )
-
-
-def _rebuild_invalid_step(
-    reason: str, input_index: int, field: str, detail: str, event_field: str | None
-) -> InvalidRealtimeStep:
-    return InvalidRealtimeStep(reason, input_index, field, detail, event_field=event_field)
+        fields = {
+            "reason": self.reason,
+            "input_index": self.input_index,
+            "field": self.field,
+            "event_field": self.event_field,
+        }
+        return (_rebuild, (type(self), str(self), fields))
 
 
 class UnexpectedRealtimeSend(RealtimeScriptError, UnexpectedCallError):
     """A strict send did not match the next step, or no step was left.
 
-    ``actual`` is a detached copy of the sent event, ``expected`` the pending step's
-    ``expect`` (``None`` when the script was used up), ``send_index`` the 0-based
-    position of the send in ``sent_events`` and ``step_index`` the 0-based position
-    of the pending step (``None`` when none was left). When the pending position is an
+    ``actual`` is a copy of the sent event, ``expected`` the pending step's ``expect``
+    (a copy of an exact event; ``None`` when the script was used up). The message names
+    event classes only, never their contents: compare ``actual`` with ``expected``.
+    ``send_index`` is the 0-based position the send would have had in ``sent_events``
+    (a rejected send is not recorded) and ``step_index`` the 0-based position of the
+    pending step (``None`` when none was left). When the pending position is an
     ``any_order()`` group, ``group_expects`` holds the ``expect`` of each pending member
     (``expected`` is the first of them); otherwise it is empty.
     """
 
     def __init__(
         self,
+        message: str,
+        *,
         actual: Any,
         expected: Any,
-        *,
-        send_index: int,
-        step_index: int | None,
+        send_index: int | None = None,
+        step_index: int | None = None,
         group_expects: tuple[Any, ...] = (),
     ) -> None:
         self.actual = actual
@@ -107,57 +132,24 @@ class UnexpectedRealtimeSend(RealtimeScriptError, UnexpectedCallError):
         self.send_index = send_index
         self.step_index = step_index
         self.group_expects = group_expects
-        if group_expects and step_index is not None:
-            expects = ", ".join(safe_repr(expect, 80) for expect in group_expects)
-            message = (
-                f"Send {ordinal(send_index)} ({safe_repr(actual)}) matches no pending member "
-                f"of the any_order() group at step {ordinal(step_index)}, which expect: "
-                f"{expects}. Fix the steps or the expectations, or pass strict=False to let "
-                "unrelated sends through."
-            )
-        elif step_index is None:
-            message = (
-                f"Send {ordinal(send_index)} ({safe_repr(actual)}) arrived after every scripted "
-                "step was used. Add a RealtimeStep that expects it, or pass strict=False "
-                "to record unrelated sends without failing."
-            )
-        else:
-            message = (
-                f"Send {ordinal(send_index)} ({safe_repr(actual)}) does not match step "
-                f"{ordinal(step_index)}, which expects {safe_repr(expected)}. Fix the order of the "
-                "steps or the expectation, or pass strict=False to let unrelated sends "
-                "through."
-            )
         super().__init__(message)
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (
-            _rebuild_unexpected_send,
-            (self.actual, self.expected, self.send_index, self.step_index, self.group_expects),
-        )
-
-
-def _rebuild_unexpected_send(
-    actual: Any,
-    expected: Any,
-    send_index: int,
-    step_index: int | None,
-    group_expects: tuple[Any, ...] = (),
-) -> UnexpectedRealtimeSend:
-    return UnexpectedRealtimeSend(
-        actual,
-        expected,
-        send_index=send_index,
-        step_index=step_index,
-        group_expects=group_expects,
-    )
+        fields = {
+            "actual": self.actual,
+            "expected": self.expected,
+            "send_index": self.send_index,
+            "step_index": self.step_index,
+            "group_expects": self.group_expects,
+        }
+        return (_rebuild, (type(self), str(self), fields))
 
 
 class UnconsumedRealtimeSteps(RealtimeScriptError, UnconsumedStepsError):
     """``assert_complete()`` found steps whose sends never arrived.
 
     ``remaining_steps`` is how many are left and ``pending_steps`` holds the pending
-    (immutable) :class:`RealtimeStep` objects in script order.
+    :class:`RealtimeStep` objects in script order.
     """
 
     remaining_steps: int
@@ -165,13 +157,153 @@ class UnconsumedRealtimeSteps(RealtimeScriptError, UnconsumedStepsError):
     # construction raises these errors.
     pending_steps: tuple[Any, ...]
 
-    def __init__(self, pending_steps: tuple[Any, ...]) -> None:
-        self._set_pending_steps(pending_steps)
-        expects = ", ".join(safe_repr(step.expect, 80) for step in pending_steps[:5])
-        if len(pending_steps) > 5:
-            expects += f", and {len(pending_steps) - 5} more"
-        super().__init__(
-            f"{self.remaining_steps} scripted realtime step(s) were never matched: "
-            f"{expects}. The session ended before sending them; check what the code "
-            "under test sent (model.sent_events) or remove the steps."
+    def __init__(
+        self, message: str, *, remaining_steps: int, pending_steps: tuple[Any, ...] = ()
+    ) -> None:
+        self.remaining_steps = remaining_steps
+        self.pending_steps = pending_steps
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        fields = {"remaining_steps": self.remaining_steps, "pending_steps": self.pending_steps}
+        return (_rebuild, (type(self), str(self), fields))
+
+
+# -- messages ------------------------------------------------------------------------
+
+
+def _name(value: object) -> str:
+    """The qualified name of a function or class, else of the value's class; never a repr."""
+    try:
+        name = getattr(value, "__qualname__", None)
+    except Exception:  # a hostile __getattr__ must not break the message
+        name = None
+    return name if isinstance(name, str) else type(value).__qualname__
+
+
+def describe_expectation(expect: object) -> str:
+    """What an expectation asks for, by class and function names only (no field value)."""
+    if isinstance(expect, type):
+        return f"a {expect.__name__}"
+    origin = get_origin(expect)
+    if origin is Union or origin is types.UnionType:
+        return " or ".join(describe_expectation(arm) for arm in get_args(expect))
+    if dataclasses.is_dataclass(expect):
+        return f"a {type(expect).__name__} equal to the scripted one"
+    if callable(expect):
+        return f"a send that the predicate {_name(expect)}() accepts"
+    return f"a send equal to the scripted {type(expect).__name__}"
+
+
+def invalid_step(
+    reason: str, input_index: int, field: str, detail: str, *, event_field: str | None = None
+) -> InvalidRealtimeStep:
+    """The :class:`InvalidRealtimeStep` for ``detail`` about ``field``."""
+    return InvalidRealtimeStep(
+        f"Invalid realtime script ({reason}) in {field!r}: {detail}",
+        reason=reason,
+        input_index=input_index,
+        field=field,
+        event_field=event_field,
+    )
+
+
+def unexpected_send(
+    actual: Any,
+    expected: Any,
+    *,
+    send_index: int,
+    step_index: int | None,
+    group_expects: tuple[Any, ...] = (),
+) -> UnexpectedRealtimeSend:
+    """The :class:`UnexpectedRealtimeSend` for a strict send that no pending step expects."""
+    head = f"Unexpected Realtime send #{ordinal(send_index)} ({type(actual).__name__})"
+    if step_index is None:
+        message = (
+            f"{head}: no scripted steps remain. Add a RealtimeStep that expects it, or pass "
+            "strict=False to record unrelated sends without failing. The sent event is on "
+            "this error as .actual."
         )
+    else:
+        if group_expects:
+            wanted = "; ".join(describe_expectation(expect) for expect in group_expects)
+            where = (
+                f"no pending member of the any_order() group at step {ordinal(step_index)} "
+                f"expects it (they expect: {wanted})"
+            )
+        else:
+            where = f"step {ordinal(step_index)} expects {describe_expectation(expected)}"
+        message = (
+            f"{head}: event did not match the next scripted expectation; {where}. Nothing was "
+            "recorded and the step is still pending. Fix the order of the steps or the "
+            "expectation, or pass strict=False to let unrelated sends through; compare "
+            ".actual with .expected on this error."
+        )
+    return UnexpectedRealtimeSend(
+        message,
+        actual=actual,
+        expected=expected,
+        send_index=send_index,
+        step_index=step_index,
+        group_expects=group_expects,
+    )
+
+
+def unconsumed_steps(pending_steps: tuple[Any, ...]) -> UnconsumedRealtimeSteps:
+    """The :class:`UnconsumedRealtimeSteps` for the steps still pending."""
+    wanted = "; ".join(describe_expectation(step.expect) for step in pending_steps[:5])
+    if len(pending_steps) > 5:
+        wanted += f"; and {len(pending_steps) - 5} more"
+    return UnconsumedRealtimeSteps(
+        f"{len(pending_steps)} scripted Realtime step(s) were not consumed; still expected: "
+        f"{wanted}. The session ended before sending them; check what the code under test "
+        "sent (model.sent_events) or remove the steps.",
+        remaining_steps=len(pending_steps),
+        pending_steps=pending_steps,
+    )
+
+
+def disconnected(action: str, event: object, *, closed: bool) -> RealtimeScriptError:
+    """The error of a send (``action="send"``) or ``emit()`` made while disconnected."""
+    state = "after close()" if closed else "before connect()"
+    if action == "send":
+        return RealtimeScriptError(
+            f"Cannot send an event while the scripted model is disconnected "
+            f"({type(event).__name__} {state}); nothing was recorded. Send inside the "
+            "RealtimeSession context (async with await runner.run() as session)."
+        )
+    return RealtimeScriptError(
+        f"Cannot emit events while the scripted model is disconnected ({state}); nothing "
+        "was delivered. Emit inside the RealtimeSession context, or script connect_events "
+        "for what the model says while connecting."
+    )
+
+
+def closed_before_delivery(what: str) -> RealtimeScriptError:
+    """The error of a delivery whose turn came after ``close()`` disconnected the model.
+
+    ``what`` names the call whose events were queued: ``"a RealtimeModelSendAudio send"``,
+    ``"emit()"``.
+    """
+    return RealtimeScriptError(
+        f"The scripted model was disconnected by close() before the events queued by "
+        f"{what} could be delivered; none of them reached a listener (a send stays "
+        "recorded). Close the session only after the calls whose replies it needs have "
+        "returned."
+    )
+
+
+def already_connected(*, delivering: bool) -> RealtimeAlreadyConnected:
+    """The refusal of a ``connect()`` made while connected or while events are delivered."""
+    if delivering:
+        return RealtimeAlreadyConnected(
+            "Already connected: connect() was refused because events of the previous "
+            "connection are still being delivered to a listener; nothing was recorded. Let "
+            "that listener finish (the call that queued the events returns then) before "
+            "connecting again."
+        )
+    return RealtimeAlreadyConnected(
+        "Already connected: connect() was called while the scripted model is connected; "
+        "nothing was recorded. Close it first, or use a new ScriptedRealtimeModel for "
+        "another session."
+    )

@@ -21,7 +21,9 @@ class ScriptedRealtimeModelFactory(Protocol):
     ``ScriptedRealtimeModel(...)``.
 
     Annotate the fixture with it,
-    ``def test_x(scripted_realtime_model: ScriptedRealtimeModelFactory)``.
+    ``def test_x(scripted_realtime_model: ScriptedRealtimeModelFactory)``. One
+    difference: ``extra_checks=None`` means the test's setting (on unless
+    ``@pytest.mark.agents_testing(extra_checks=False)``), not off.
     """
 
     def __call__(
@@ -32,4 +34,5 @@ class ScriptedRealtimeModelFactory(Protocol):
         connect_error: BaseException | type[BaseException] | None = None,
         close_error: BaseException | type[BaseException] | None = None,
         strict: bool = True,
+        extra_checks: bool | None = None,
     ) -> ScriptedRealtimeModel: ...

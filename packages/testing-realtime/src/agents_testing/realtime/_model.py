@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -12,64 +13,55 @@ from agents.realtime.model_inputs import RealtimeModelSendEvent
 
 from agents_testing.core import AnyOrder, GroupEntry, StepScript, build_group, member_problem
 
+from ._checks import check_error, check_step, check_strict, checked_events, checked_match
 from ._connect import RealtimeConnectCall, detached_call, record_connect
+from ._delivery import DeliveryGroup, DeliveryQueue
 from ._errors import (
-    InvalidRealtimeStep,
-    RealtimeScriptError,
-    UnconsumedRealtimeSteps,
-    UnexpectedRealtimeSend,
+    already_connected,
+    disconnected,
+    invalid_step,
+    unconsumed_steps,
+    unexpected_send,
 )
-from ._events.detach import detach_model_event, detach_send_event, record_copy
-from ._step import RealtimeStep, validate_error, validate_events
+from ._events.detach import detach_model_event, detach_send_event
+from ._step import VALUE, RealtimeStep, event_sequence, matches
 
 __all__ = ["ScriptedRealtimeModel"]
 
 
-def _validated_steps(
-    steps: Iterable[RealtimeStep | AnyOrder[RealtimeStep]],
-) -> list[RealtimeStep | GroupEntry[RealtimeStep]]:
+class _Scripted:
+    """A step as one model holds it: the test's step with this model's copies of its exact
+    expectation and its events, taken when the model was built."""
+
+    __slots__ = ("emit", "expect", "kind", "step")
+
+    def __init__(
+        self, step: RealtimeStep, expect: Any, emit: tuple[RealtimeModelEvent, ...]
+    ) -> None:
+        self.step = step
+        self.kind = step._kind
+        self.expect = expect
+        self.emit = emit
+
+    def expected(self) -> Any:
+        """The expectation to report: a copy of an exact event, else the class or callable."""
+        return detach_send_event(self.expect) if self.kind == VALUE else self.expect
+
+
+def _step_list(steps: object) -> list[object]:
     if isinstance(steps, (str, bytes, Mapping, RealtimeStep, AnyOrder)) or not isinstance(
         steps, Iterable
     ):
-        raise InvalidRealtimeStep(
+        raise invalid_step(
             "invalid_input",
             0,
             "steps",
             f"expected a sequence of RealtimeStep objects, got {type(steps).__name__}",
         )
-    checked: list[RealtimeStep | GroupEntry[RealtimeStep]] = []
-    for index, step in enumerate(list(steps)):
-        if isinstance(step, AnyOrder):
-            entry = build_group(step, functools.partial(_member, index))
-            if isinstance(entry, str):
-                raise InvalidRealtimeStep("invalid_group", index, "steps", entry)
-            checked.append(entry)
-        elif isinstance(step, RealtimeStep):
-            checked.append(step)
-        else:
-            raise InvalidRealtimeStep(
-                "invalid_input",
-                index,
-                "steps",
-                f"item {index + 1} is a {type(step).__name__}; wrap each expected send "
-                "in RealtimeStep(expect=..., emit=...)",
-            )
-    return checked
+    return list(steps)
 
 
-def _member(index: int, position: int, member: object) -> RealtimeStep:
-    if not isinstance(member, RealtimeStep):
-        raise InvalidRealtimeStep(
-            "invalid_input",
-            index,
-            "steps",
-            member_problem(
-                position,
-                f"a {type(member).__name__}; wrap each expected send in "
-                "RealtimeStep(expect=..., emit=...)",
-            ),
-        )
-    return member
+_WRAP_IT = "wrap each expected send in RealtimeStep(expect=..., emit=...)"
 
 
 class ScriptedRealtimeModel(RealtimeModel):
@@ -77,14 +69,19 @@ class ScriptedRealtimeModel(RealtimeModel):
 
     Each send consumes the next :class:`RealtimeStep` when it matches, then the step's
     events go to the listeners (or its error is raised). At an ``any_order(...)`` group,
-    a send consumes the first pending member that expects it. ``connect_events`` are emitted
-    by every successful ``connect()``, as a server greets every new connection, so a
+    a send consumes the first pending member that expects it. ``connect_events`` are
+    emitted by every ``connect()``, as a server greets every new connection, so a
     closed model can be connected again by another session; ``connect_error`` fails
-    the first connect and ``close_error`` the first close (the connection still ends).
-    With ``strict=False``
-    sends that do not match are recorded and leave the step pending. Apart from the
-    constructor, :meth:`emit` and :meth:`assert_complete`, all methods are the
-    ``RealtimeModel`` interface and read-only inspection properties.
+    every connect and ``close_error`` every close of an open connection (which still
+    ends). With ``strict=False`` sends that do not match are recorded and leave the step
+    pending. ``extra_checks=True`` adds checks the SDK's own scripted model does not
+    make (see the package README). Apart from the constructor, :meth:`emit` and
+    :meth:`assert_complete`, all methods are the ``RealtimeModel`` interface and
+    read-only inspection properties.
+
+    Events reach the listeners through one queue, in the order their calls were made;
+    each call returns once its own events were delivered. ``_delivery_worker`` is the
+    task running that queue, ``None`` when it is idle.
     """
 
     def __init__(
@@ -95,51 +92,113 @@ class ScriptedRealtimeModel(RealtimeModel):
         connect_error: BaseException | type[BaseException] | None = None,
         close_error: BaseException | type[BaseException] | None = None,
         strict: bool = True,
+        extra_checks: bool = False,
     ) -> None:
-        if type(strict) is not bool:
-            raise InvalidRealtimeStep(
+        if type(extra_checks) is not bool:
+            raise invalid_step(
                 "invalid_argument",
                 0,
-                "strict",
-                f"strict must be a bool (True or False), got {type(strict).__name__}",
+                "extra_checks",
+                f"extra_checks must be a bool (True or False), got {type(extra_checks).__name__}",
             )
-        validate_error(connect_error, "connect_error")
-        validate_error(close_error, "close_error")
-        self._script: StepScript[RealtimeStep] = StepScript(_validated_steps(steps))
-        self._connect_events = validate_events(connect_events, "connect_events")
+        greeting = event_sequence(connect_events, "connect_events")
+        # Checked before anything else, ``steps`` included, which may be a generator.
+        if greeting and connect_error is not None:
+            raise invalid_step(
+                "conflicting_outcomes",
+                0,
+                "connect_events",
+                "A ScriptedRealtimeModel cannot define both connect events and a connect "
+                "error; a failed connect emits nothing, so drop one of them.",
+            )
+        if extra_checks:
+            check_strict(strict)
+            check_error(connect_error, "connect_error")
+            check_error(close_error, "close_error")
+            self._connect_events = checked_events(greeting, "connect_events")
+        else:
+            self._connect_events = tuple(
+                detach_model_event(event, wrap_errors=False) for event in greeting
+            )
+        self._extra_checks = extra_checks
+        self._script: StepScript[_Scripted] = StepScript(self._scripted(steps))
         self._connect_error = connect_error
         self._close_error = close_error
         self._strict = strict
         self._listeners: list[RealtimeModelListener] = []
+        self._deliveries = DeliveryQueue(self._listeners)
         self._connect_calls: list[RealtimeConnectCall] = []
         self._sent: list[RealtimeModelSendEvent] = []
         self._connected = False
         self._closed = False
         self._close_calls = 0
 
+    def _scripted(
+        self, steps: Iterable[RealtimeStep | AnyOrder[RealtimeStep]]
+    ) -> list[_Scripted | GroupEntry[_Scripted]]:
+        entries: list[_Scripted | GroupEntry[_Scripted]] = []
+        for index, item in enumerate(_step_list(steps)):
+            if isinstance(item, AnyOrder):
+                entry = build_group(item, functools.partial(self._member, index))
+                if isinstance(entry, str):
+                    raise invalid_step("invalid_group", index, "steps", entry)
+                entries.append(entry)
+            elif isinstance(item, RealtimeStep):
+                entries.append(self._hold(item, f"step {index + 1}: "))
+            else:
+                detail = f"item {index + 1} is a {type(item).__name__}; {_WRAP_IT}"
+                raise invalid_step("invalid_input", index, "steps", detail)
+        return entries
+
+    def _member(self, index: int, position: int, member: object) -> _Scripted:
+        if not isinstance(member, RealtimeStep):
+            problem = member_problem(position, f"a {type(member).__name__}; {_WRAP_IT}")
+            raise invalid_step("invalid_input", index, "steps", problem)
+        return self._hold(member, f"step {index + 1}, any_order() member {position + 1}: ")
+
+    def _hold(self, step: RealtimeStep, where: str) -> _Scripted:
+        """``step`` with this model's copies of its events (checked with ``extra_checks``)."""
+        if self._extra_checks:
+            return _Scripted(step, *check_step(step, where))
+        expect = step._expect
+        return _Scripted(
+            step,
+            detach_send_event(expect, wrap_errors=False) if step._kind == VALUE else expect,
+            tuple(detach_model_event(event, wrap_errors=False) for event in step._emit),
+        )
+
     # -- RealtimeModel interface -------------------------------------------------
 
     async def connect(self, options: RealtimeModelConfig) -> None:
-        """Record the (credential-free) options, then connect or raise ``connect_error``."""
-        if self._connected:
-            raise RealtimeScriptError(
-                "connect() was called while the model is already connected; close it "
-                "first or use a new ScriptedRealtimeModel for another session"
-            )
-        self._connect_calls.append(record_connect(options))
+        """Record the (credential-free) options, then connect or raise ``connect_error``.
+
+        Refused with :class:`RealtimeAlreadyConnected` (an ``AssertionError``) while the
+        model is connected or events of an earlier connection are still being delivered.
+        """
+        if self._connected or self._deliveries.worker is not None:
+            raise already_connected(delivering=not self._connected)
+        extra = self._extra_checks
+        self._connect_calls.append(record_connect(options, wrap_errors=extra, extra_checks=extra))
         error = self._connect_error
         if error is not None:
-            self._connect_error = None
             raise error
-        self._connected = True
+        events = tuple(
+            detach_model_event(event, wrap_errors=extra) for event in self._connect_events
+        )
+        self._connected = self._deliveries.open = True
         self._closed = False
+        group = self._deliveries.submit(events, None, "connect()")
+        if group is None:
+            return
         try:
-            for event in self._connect_events:
-                await self._deliver(detach_model_event(event))
+            failure = group.error if group.done else await group.outcome()
         except BaseException:
-            # connect() failed as far as the caller can tell: nobody will close it.
-            self._connected = False
+            # Cancelled: the connect failed as far as the caller can tell.
+            self._disconnect()
             raise
+        if failure is not None:
+            self._disconnect()
+            raise failure
 
     def add_listener(self, listener: RealtimeModelListener) -> None:
         """Register ``listener`` for incoming events (once, like the SDK's own models)."""
@@ -152,10 +211,16 @@ class ScriptedRealtimeModel(RealtimeModel):
             self._listeners.remove(listener)
 
     async def send_event(self, event: RealtimeModelSendEvent) -> None:
-        """Record ``event`` and play the step it matches."""
-        if not self._connected:
-            raise self._disconnected(event)
-        await self._send(event)
+        """Record ``event`` and play the step it matches, once earlier events are delivered.
+
+        A send made by a listener while events are being delivered returns at once; the
+        outer call waits for its events and raises its error.
+        """
+        group = self._commit(event)
+        if group is not None:
+            failure = group.error if group.done else await group.outcome()
+            if failure is not None:
+                raise failure
 
     async def send_event_if(
         self, event: RealtimeModelSendEvent, send_if: Callable[[], bool]
@@ -167,19 +232,26 @@ class ScriptedRealtimeModel(RealtimeModel):
         """
         if not send_if():
             return False
-        if not self._connected:
-            raise self._disconnected(event)
-        await self._send(event)
+        group = self._commit(event)
+        if group is not None:
+            failure = group.error if group.done else await group.outcome()
+            if failure is not None:
+                raise failure
         return True
 
     async def close(self) -> None:
-        """End the connection; the first close raises ``close_error`` when one is set."""
+        """End the connection; ``close_error`` is raised by every close that ends one.
+
+        A broadcast that is running stops before its next listener, and events queued but
+        not yet delivered are not delivered. Closing a model that is not connected only
+        counts the call.
+        """
         self._close_calls += 1
-        self._connected = False
-        self._closed = True
+        if not self._connected:
+            return
+        self._disconnect()
         error = self._close_error
         if error is not None:
-            self._close_error = None
             raise error
 
     # -- test-facing extras ------------------------------------------------------
@@ -187,22 +259,36 @@ class ScriptedRealtimeModel(RealtimeModel):
     async def emit(self, *events: RealtimeModelEvent) -> None:
         """Push copies of incoming events from the test to every listener, in order.
 
-        Every event is checked (and copied) before the first one is delivered.
+        The events are copied at once, before waiting for earlier deliveries; with
+        ``extra_checks`` each is checked first.
         """
-        checked = validate_events(events, "emit")
         if not self._connected:
-            raise RealtimeScriptError(
-                "emit() was called while the model is not connected; emit inside the "
-                "RealtimeSession context (or use connect_events while connecting)"
-            )
-        for event in checked:
-            await self._deliver(event)
+            raise disconnected("emit", None, closed=self._closed)
+        if self._extra_checks:
+            copies = checked_events(events, "emit")
+        else:
+            copies = tuple(detach_model_event(event, wrap_errors=False) for event in events)
+        group = self._deliveries.submit(copies, None, "emit()")
+        if group is not None:
+            failure = group.error if group.done else await group.outcome()
+            if failure is not None:
+                raise failure
 
     def assert_complete(self) -> None:
         """Raise :class:`UnconsumedRealtimeSteps` when scripted steps were never matched."""
-        self._script.assert_complete(UnconsumedRealtimeSteps)
+        self._script.assert_complete(
+            lambda pending: unconsumed_steps(tuple(held.step for held in pending))
+        )
 
     # -- inspection ----------------------------------------------------------------
+
+    @property
+    def _delivery_worker(self) -> asyncio.Task[None] | None:
+        """The task delivering queued events to the listeners; ``None`` when idle.
+
+        Awaiting it (also through ``asyncio.shield``) returns once the queue is drained.
+        """
+        return self._deliveries.worker
 
     @property
     def connect_calls(self) -> tuple[RealtimeConnectCall, ...]:
@@ -211,9 +297,10 @@ class ScriptedRealtimeModel(RealtimeModel):
 
     @property
     def sent_events(self) -> tuple[RealtimeModelSendEvent, ...]:
-        """Detached copies of every event sent while connected, in call order.
+        """Detached copies of every send the model accepted, in call order.
 
-        Sends that matched no step (strict or not) are included.
+        Sends that matched no step in non-strict mode are included; a send that raised
+        (a strict mismatch, a predicate's error, a value that cannot be copied) is not.
         """
         return tuple(detach_send_event(event) for event in self._sent)
 
@@ -228,11 +315,8 @@ class ScriptedRealtimeModel(RealtimeModel):
 
     @property
     def pending_steps(self) -> tuple[RealtimeStep, ...]:
-        """The steps not yet matched, in script order.
-
-        These are the ``RealtimeStep`` objects the test scripted; a step is immutable.
-        """
-        return self._script.pending()
+        """The steps not yet matched, in script order: the ``RealtimeStep`` objects scripted."""
+        return tuple(held.step for held in self._script)
 
     @property
     def listeners(self) -> tuple[RealtimeModelListener, ...]:
@@ -246,7 +330,10 @@ class ScriptedRealtimeModel(RealtimeModel):
 
     @property
     def closed(self) -> bool:
-        """Whether ``close()`` ended the latest connection (False again after reconnecting)."""
+        """Whether the latest connection ended: closed, failed or cancelled while connecting.
+
+        False before the first connect and again after reconnecting.
+        """
         return self._closed
 
     @property
@@ -256,38 +343,46 @@ class ScriptedRealtimeModel(RealtimeModel):
 
     # -- internals -----------------------------------------------------------------
 
-    async def _send(self, event: RealtimeModelSendEvent) -> None:
-        send_index = len(self._sent)
-        snapshot = record_copy(detach_send_event, event, type(event).__name__)
-        self._sent.append(snapshot)
+    def _disconnect(self) -> None:
+        self._connected = self._deliveries.open = False
+        self._closed = True
+
+    def _commit(self, event: RealtimeModelSendEvent) -> DeliveryGroup | None:
+        """Check, copy, match and record one send, then queue its step's delivery.
+
+        Everything that can refuse the send runs before anything is recorded or
+        consumed. Returns the delivery group to wait for, or ``None``.
+        """
+        if not self._connected:
+            raise disconnected("send", event, closed=self._closed)
+        extra = self._extra_checks
+        snapshot = detach_send_event(event, wrap_errors=extra)
         # Matchers see the private snapshot (predicates get a copy of it), never the
-        # caller's object, so nothing they do can change what was recorded.
-        step = self._script.take(lambda candidate: candidate.matches(snapshot))
-        if step is None:
+        # caller's object, so nothing they do can change what is recorded.
+        if extra:
+            held = self._script.take(
+                lambda candidate: checked_match(candidate.kind, candidate.expect, snapshot)
+            )
+        else:
+            held = self._script.take(
+                lambda candidate: matches(candidate.kind, candidate.expect, snapshot)
+            )
+        if held is None:
             if self._strict:
-                pending = self._script.peek()
-                group = self._script.candidates() if self._script.in_group() else ()
-                raise UnexpectedRealtimeSend(
-                    detach_send_event(snapshot),
-                    None if pending is None else pending.expect,
-                    send_index=send_index,
-                    step_index=None if pending is None else self._script.consumed,
-                    group_expects=tuple(member.expect for member in group),
-                )
-            return
-        if step.error is not None:
-            raise step.error
-        for incoming in step.emit:  # fresh copies, one per emission
-            await self._deliver(incoming)
+                raise self._unexpected(snapshot)
+            self._sent.append(snapshot)
+            return None
+        self._sent.append(snapshot)
+        return self._deliveries.submit(held.emit, held.step.error, type(event))
 
-    async def _deliver(self, event: RealtimeModelEvent) -> None:
-        # Iterate over a copy: a listener may unregister itself (a session closing).
-        for listener in tuple(self._listeners):
-            await listener.on_event(event)
-
-    def _disconnected(self, event: Any) -> RealtimeScriptError:
-        state = "after close()" if self._closed else "before connect()"
-        return RealtimeScriptError(
-            f"{type(event).__name__} was sent {state}; the model is not connected. Send "
-            "inside the RealtimeSession context (async with await runner.run() as session)."
+    def _unexpected(self, snapshot: RealtimeModelSendEvent) -> Exception:
+        script = self._script
+        pending = script.peek()
+        group = script.candidates() if script.in_group() else ()
+        return unexpected_send(
+            snapshot,
+            None if pending is None else pending.expected(),
+            send_index=len(self._sent),
+            step_index=None if pending is None else script.consumed,
+            group_expects=tuple(held.expected() for held in group),
         )

@@ -1,8 +1,12 @@
 """Errors raised by :class:`~agents_testing.sandbox.ScriptedSandboxSession`.
 
 Every error inherits :class:`SandboxScriptError` and one of the core kind bases, so a
-test can catch "any sandbox script problem" or "any leftover step of any double".
-Index fields are 0-based; messages count calls and steps from 1.
+test can catch "any sandbox script problem" or "any leftover step of any double". Each
+is built as ``Error(message, *, field=value, ...)``, as the SDK's own sandbox errors
+are; the functions below write the messages the session raises. Index fields are
+0-based; messages count calls and steps from 1. Call arguments may hold secrets (paths,
+commands, file contents), so no message ever shows one: messages name methods, argument
+positions and call numbers, and the values are on the error's ``call``.
 """
 
 from __future__ import annotations
@@ -28,9 +32,19 @@ __all__ = [
     "InvalidSandboxStepReason",
     "SandboxCallMatcherError",
     "SandboxMethodUnavailable",
+    "SUPPORTED_STREAMS",
     "SandboxScriptError",
     "UnconsumedSandboxSteps",
     "UnexpectedSandboxCall",
+    "argument_error",
+    "closed_stream",
+    "invalid_step",
+    "matcher_rejected",
+    "method_unavailable",
+    "unconsumed",
+    "uncopyable_argument",
+    "unexpected_call",
+    "unsupported_stream",
 ]
 
 InvalidSandboxStepReason = Literal[
@@ -51,34 +65,32 @@ class InvalidSandboxStep(SandboxScriptError, InvalidStepError):
 
     ``reason`` is one of :data:`InvalidSandboxStepReason`; ``input_index`` is the 0-based
     position of the step in the sequence given to ``scripted_sandbox_session()``;
-    ``method`` is the step's method name when it has a string one, else ``None``. What
-    only shows when a call uses the step is reported the same way, at the call: a
-    responder's value of the wrong type (``invalid_outcome``), a matcher that returns an
-    awaitable (``invalid_matcher``), and a matcher or responder that cannot be called with
-    the ``SandboxCall`` (its ``TypeError`` is the ``__cause__``).
+    ``method`` is the step's method name when it has a string one, else ``None``;
+    ``detail`` says what is wrong. With ``extra_checks=True`` what only shows when a call
+    uses the step is reported the same way, at the call: a responder's value of the wrong
+    type (``invalid_outcome``), a matcher that returns an awaitable (``invalid_matcher``),
+    and a matcher or responder that cannot be called with the ``SandboxCall`` (its
+    ``TypeError`` is the ``__cause__``).
     """
 
+    _keyword_fields = ("reason", "input_index", "method", "detail")
     reason: InvalidSandboxStepReason
     input_index: int
 
     def __init__(
         self,
+        message: str,
+        *,
         reason: InvalidSandboxStepReason,
         input_index: int,
-        method: str | None,
-        detail: str,
+        method: str | None = None,
+        detail: str | None = None,
     ) -> None:
+        super().__init__(message)
         self.reason = reason
         self.input_index = input_index
         self.method = method
-        self.detail = detail
-        named = f" ({safe_repr(method)})" if method is not None else ""
-        super().__init__(
-            f"Sandbox step #{ordinal(input_index)}{named} is invalid ({reason}): {detail}"
-        )
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.reason, self.input_index, self.method, self.detail))
+        self.detail = message if detail is None else detail
 
 
 class UnexpectedSandboxCall(SandboxScriptError, UnexpectedCallError):
@@ -94,58 +106,34 @@ class UnexpectedSandboxCall(SandboxScriptError, UnexpectedCallError):
     Nothing is consumed.
     """
 
-    remaining_steps: int
-    pending_steps: tuple[SandboxStepSpec, ...]
+    _keyword_fields = (
+        "call",
+        "call_index",
+        "expected_method",
+        "remaining_steps",
+        "pending_steps",
+        "group_methods",
+    )
 
     def __init__(
         self,
+        message: str,
+        *,
         call: SandboxCall,
         call_index: int,
         expected_method: str | None,
-        pending_steps: tuple[SandboxStepSpec, ...],
+        remaining_steps: int,
+        pending_steps: tuple[SandboxStepSpec, ...] = (),
         group_methods: tuple[str, ...] = (),
     ) -> None:
+        super().__init__(message)
         self.call = call
         self.call_index = call_index
-        self.actual_method = call.method
+        self.actual_method: str = call.method
         self.expected_method = expected_method
-        self.group_methods = group_methods
+        self.remaining_steps = remaining_steps
         self.pending_steps = pending_steps
-        self.remaining_steps = len(pending_steps)
-        # Call arguments may hold secrets: the message names the method and number only;
-        # the arguments are on ``call``.
-        number = ordinal(call_index)
-        if group_methods:
-            text = (
-                f"Unexpected sandbox {call.method} call #{number}; the next position is an "
-                f"any_order() group whose pending members expect "
-                f"{', '.join(group_methods)}. {self.remaining_steps} step(s) pending: "
-                "reorder the steps to match the workflow, or fix the workflow."
-            )
-        elif expected_method is None:
-            text = (
-                f"Unexpected sandbox {call.method} call #{number}; no sandbox steps remain. "
-                "Add a step for this call, or find out why the workflow made it."
-            )
-        else:
-            text = (
-                f"Unexpected sandbox {call.method} call #{number}; expected {expected_method}. "
-                f"{self.remaining_steps} step(s) pending: reorder the steps to match the "
-                "workflow, or fix the workflow."
-            )
-        super().__init__(text)
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (
-            type(self),
-            (
-                self.call,
-                self.call_index,
-                self.expected_method,
-                self.pending_steps,
-                self.group_methods,
-            ),
-        )
+        self.group_methods = group_methods
 
 
 class SandboxCallMatcherError(SandboxScriptError, UnexpectedCallError):
@@ -158,71 +146,77 @@ class SandboxCallMatcherError(SandboxScriptError, UnexpectedCallError):
     raises propagates its own exception instead, and also leaves the step pending.)
     """
 
+    _keyword_fields = ("call", "call_index", "method", "group_members")
+
     def __init__(
-        self, call: SandboxCall, call_index: int, method: str, group_members: int = 0
+        self,
+        message: str,
+        *,
+        call: SandboxCall,
+        call_index: int,
+        method: str,
+        group_members: int = 0,
     ) -> None:
+        super().__init__(message)
         self.call = call
         self.call_index = call_index
         self.method = method
         self.group_members = group_members
-        if group_members:
-            what = (
-                f"Sandbox matchers of the any_order() group rejected {method} call "
-                f"#{ordinal(call_index)} ({group_members} pending {method} member(s))."
-            )
-        else:
-            what = f"Sandbox matcher rejected {method} call #{ordinal(call_index)}."
-        super().__init__(
-            f"{what} Fix the matcher or the step order, or inspect the error's call to see "
-            "what the workflow sent."
-        )
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.call, self.call_index, self.method, self.group_members))
 
 
 class UnconsumedSandboxSteps(SandboxScriptError, UnconsumedStepsError):
     """``assert_complete()`` found sandbox steps that the workflow never used.
 
-    ``remaining_steps`` is how many are left, ``pending_steps`` holds them (fresh step
-    dicts) in script order and ``pending_methods`` their method names.
+    ``remaining_steps`` is how many are left, ``pending_methods`` their method names and
+    ``pending_steps`` the steps themselves (fresh step dicts), in script order.
     """
 
-    remaining_steps: int
+    _keyword_fields = ("remaining_steps", "pending_methods", "pending_steps")
     pending_steps: tuple[SandboxStepSpec, ...]
 
-    def __init__(self, pending_steps: tuple[SandboxStepSpec, ...]) -> None:
-        self._set_pending_steps(pending_steps)
-        self.pending_methods: tuple[str, ...] = tuple(step["method"] for step in pending_steps)
-        super().__init__(
-            f"{self.remaining_steps} sandbox step(s) were never used: "
-            f"{', '.join(self.pending_methods)}. The workflow ended before reaching them; "
-            "remove them or find out why the workflow stopped early."
-        )
+    def __init__(
+        self,
+        message: str,
+        *,
+        remaining_steps: int,
+        pending_methods: tuple[str, ...],
+        pending_steps: tuple[SandboxStepSpec, ...] = (),
+    ) -> None:
+        super().__init__(message)
+        self.remaining_steps = remaining_steps
+        self.pending_methods = pending_methods
+        self.pending_steps = pending_steps
 
 
 class InvalidSandboxArgument(SandboxScriptError, TypeError):
-    """An argument of the wrong type or state, given to the scripted session or one of its
-    methods; nothing was recorded or consumed.
+    """An argument the scripted session or one of its methods cannot take; nothing was
+    recorded or consumed.
 
-    ``argument`` names the argument, ``expected`` says what it must be and ``got`` what it
-    was; ``method`` is the session method that received it, or ``None`` for an argument of
-    ``scripted_sandbox_session()`` itself. It is also a ``TypeError``.
+    ``argument`` names the argument (``"args[1]"``, ``"data"``, ``"manifest"``),
+    ``expected`` says what it must be and ``got`` what it was (a type, never the value);
+    ``method`` is the session method that received it, or ``None`` for an argument of
+    ``scripted_sandbox_session()`` itself, and ``call_index`` the 0-based number of that
+    call. It is also a ``TypeError``.
     """
 
-    def __init__(self, argument: str, expected: str, got: str, method: str | None = None) -> None:
+    _keyword_fields = ("argument", "expected", "got", "method", "call_index")
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        argument: str,
+        expected: str,
+        got: str,
+        method: str | None = None,
+        call_index: int | None = None,
+    ) -> None:
+        super().__init__(message)
         self.argument = argument
         self.expected = expected
         self.got = got
         self.method = method
-        if method is None:
-            where = f"scripted_sandbox_session() argument {argument!r}"
-        else:
-            where = f"Sandbox {method} call argument {argument!r}"
-        super().__init__(f"{where} must be {expected}, got {got}.")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.argument, self.expected, self.got, self.method))
+        self.call_index = call_index
 
 
 class SandboxMethodUnavailable(SandboxScriptError, AttributeError):
@@ -235,18 +229,199 @@ class SandboxMethodUnavailable(SandboxScriptError, AttributeError):
     step method that would offer it, or ``None`` when no step can.
     """
 
-    def __init__(self, method: str, needed_method: str | None) -> None:
+    _keyword_fields = ("method", "needed_method")
+
+    def __init__(self, message: str, *, method: str, needed_method: str | None) -> None:
+        super().__init__(message)
         self.method = method
         self.needed_method = needed_method
-        if needed_method is not None:
-            hint = (
-                f"no step scripts {needed_method}, so the session does not offer it; add a "
-                f"{{'method': {needed_method!r}, ...}} step"
-            )
-        else:
-            hint = "a scripted session cannot serve it; use a custom sandbox session"
-        super().__init__(f"'ScriptedSandboxSession' object has no attribute {method!r}: {hint}.")
         self.name = method
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.method, self.needed_method))
+
+# --- the messages the session raises ----------------------------------------------------
+
+
+def invalid_step(
+    reason: InvalidSandboxStepReason, input_index: int, method: str | None, detail: str
+) -> InvalidSandboxStep:
+    """A malformed step, numbered from 1 in the message."""
+    named = f" ({safe_repr(method)})" if method is not None else ""
+    return InvalidSandboxStep(
+        f"Sandbox step #{ordinal(input_index)}{named} is invalid ({reason}): {detail}",
+        reason=reason,
+        input_index=input_index,
+        method=method,
+        detail=detail,
+    )
+
+
+def unexpected_call(
+    call: SandboxCall,
+    expected_method: str | None,
+    pending_steps: tuple[SandboxStepSpec, ...],
+    group_methods: tuple[str, ...] = (),
+) -> UnexpectedSandboxCall:
+    """A call that the next position of the script does not answer."""
+    number = ordinal(call.call_index)
+    remaining = len(pending_steps)
+    if group_methods:
+        text = (
+            f"Unexpected sandbox {call.method} call #{number}; the next position is an "
+            f"any_order() group whose pending members expect "
+            f"{', '.join(group_methods)}. {remaining} step(s) pending: "
+            "reorder the steps to match the workflow, or fix the workflow."
+        )
+    elif expected_method is None:
+        text = (
+            f"Unexpected sandbox {call.method} call #{number}; no sandbox steps remain. "
+            "Add a step for this call, or find out why the workflow made it."
+        )
+    else:
+        text = (
+            f"Unexpected sandbox {call.method} call #{number}; expected {expected_method}. "
+            f"{remaining} step(s) pending: reorder the steps to match the "
+            "workflow, or fix the workflow."
+        )
+    return UnexpectedSandboxCall(
+        text,
+        call=call,
+        call_index=call.call_index,
+        expected_method=expected_method,
+        remaining_steps=remaining,
+        pending_steps=pending_steps,
+        group_methods=group_methods,
+    )
+
+
+def matcher_rejected(call: SandboxCall, group_members: int = 0) -> SandboxCallMatcherError:
+    """A call the pending step's matcher (or every pending group member's) refused."""
+    method, number = call.method, ordinal(call.call_index)
+    if group_members:
+        what = (
+            f"Sandbox matchers of the any_order() group rejected {method} call "
+            f"#{number} ({group_members} pending {method} member(s))."
+        )
+    else:
+        what = f"Sandbox matcher rejected {method} call #{number}."
+    return SandboxCallMatcherError(
+        f"{what} Fix the matcher or the step order, or inspect the error's call to see "
+        "what the workflow sent.",
+        call=call,
+        call_index=call.call_index,
+        method=method,
+        group_members=group_members,
+    )
+
+
+def unconsumed(pending_steps: tuple[SandboxStepSpec, ...]) -> UnconsumedSandboxSteps:
+    """The steps left when ``assert_complete()`` was called."""
+    methods = tuple(step["method"] for step in pending_steps)
+    return UnconsumedSandboxSteps(
+        f"{len(methods)} sandbox step(s) were never used: {', '.join(methods)}. The "
+        "workflow ended before reaching them; remove them or find out why the workflow "
+        "stopped early.",
+        remaining_steps=len(methods),
+        pending_methods=methods,
+        pending_steps=pending_steps,
+    )
+
+
+def _where(method: str | None, call_index: int | None, argument: str) -> str:
+    if method is None:
+        return f"scripted_sandbox_session() argument {argument!r}"
+    number = "" if call_index is None else f" #{ordinal(call_index)}"
+    return f"sandbox {method} call{number} argument {argument!r}"
+
+
+def argument_error(
+    argument: str,
+    expected: str,
+    got: str,
+    method: str | None = None,
+    call_index: int | None = None,
+    *,
+    advice: str = "",
+) -> InvalidSandboxArgument:
+    """An argument of the wrong kind; ``got`` names its type, never its value."""
+    where = _where(method, call_index, argument)
+    text = f"{where[0].upper()}{where[1:]} must be {expected}, got {got}."
+    if method is not None:
+        text += " Nothing was recorded or consumed."
+    return InvalidSandboxArgument(
+        f"{text}{advice}",
+        argument=argument,
+        expected=expected,
+        got=got,
+        method=method,
+        call_index=call_index,
+    )
+
+
+#: What a stream argument or static result must be, for messages and ``expected``.
+SUPPORTED_STREAMS = "an open io.BytesIO or io.StringIO"
+
+
+def unsupported_stream(
+    kind: str, method: str, call_index: int, argument: str
+) -> InvalidSandboxArgument:
+    """A stream argument of a kind that cannot be snapshotted (a file, a wrapper, ...)."""
+    where = _where(method, call_index, argument)
+    return InvalidSandboxArgument(
+        f"Sandbox stream snapshots support only io.BytesIO and io.StringIO. The {where} is "
+        f"a {kind}, a live stream that cannot be replayed. Read its content into an "
+        "io.BytesIO first. Nothing was recorded or consumed.",
+        argument=argument,
+        expected=SUPPORTED_STREAMS,
+        got=f"a {kind}",
+        method=method,
+        call_index=call_index,
+    )
+
+
+def closed_stream(
+    text: bool, kind: str, method: str, call_index: int, argument: str
+) -> InvalidSandboxArgument:
+    """A closed ``io.BytesIO`` / ``io.StringIO`` argument: nothing is left to snapshot."""
+    where = _where(method, call_index, argument)
+    return InvalidSandboxArgument(
+        f"Cannot snapshot a closed sandbox {'text' if text else 'byte'} stream. The {where} "
+        f"is a closed {kind}. Pass it before closing it. Nothing was recorded or consumed.",
+        argument=argument,
+        expected=SUPPORTED_STREAMS,
+        got=f"a closed {kind}",
+        method=method,
+        call_index=call_index,
+    )
+
+
+def uncopyable_argument(
+    kind: str, failure: str, method: str, call_index: int, argument: str
+) -> InvalidSandboxArgument:
+    """An argument whose copy for the recorded history raised ``failure`` (a class name)."""
+    where = _where(method, call_index, argument)
+    return InvalidSandboxArgument(
+        f"{where[0].upper()}{where[1:]} (a {kind}) cannot be copied for the recorded "
+        f"history: its copy raised {failure} (the cause). Pass a value that copy.deepcopy "
+        "can copy. Nothing was recorded or consumed.",
+        argument=argument,
+        expected="a value that can be copied",
+        got=f"a {kind}",
+        method=method,
+        call_index=call_index,
+    )
+
+
+def method_unavailable(method: str, needed_method: str | None) -> SandboxMethodUnavailable:
+    """The attribute error of a method the session does not offer."""
+    if needed_method is not None:
+        hint = (
+            f"no step scripts {needed_method}, so the session does not offer it; add a "
+            f"{{'method': {needed_method!r}, ...}} step"
+        )
+    else:
+        hint = "a scripted session cannot serve it; use a custom sandbox session"
+    return SandboxMethodUnavailable(
+        f"'ScriptedSandboxSession' object has no attribute {method!r}: {hint}.",
+        method=method,
+        needed_method=needed_method,
+    )

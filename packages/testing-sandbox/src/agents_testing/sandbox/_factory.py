@@ -20,6 +20,8 @@ class ScriptedSandboxFactory(Protocol):
     """What the ``scripted_sandbox`` fixture is: call it like ``scripted_sandbox_session(...)``.
 
     Annotate the fixture with it, ``def test_x(scripted_sandbox: ScriptedSandboxFactory)``.
+    ``extra_checks`` left as ``None`` follows the test's ``agents_testing`` marker (on
+    unless the marker says ``extra_checks=False``).
     """
 
     def __call__(
@@ -27,4 +29,5 @@ class ScriptedSandboxFactory(Protocol):
         steps: Iterable[SandboxStepSpec | AnyOrder[SandboxStepSpec]] = (),
         *,
         manifest: Manifest | None = None,
+        extra_checks: bool | None = None,
     ) -> ScriptedSandboxSession: ...

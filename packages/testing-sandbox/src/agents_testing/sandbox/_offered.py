@@ -12,7 +12,7 @@ import types
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from ._errors import SandboxMethodUnavailable
+from ._errors import method_unavailable
 
 __all__ = ["Offered", "needs", "never", "scripted"]
 
@@ -40,7 +40,7 @@ class Offered:
             return self._function
         offered: frozenset[str] = getattr(instance, "_offered", frozenset())
         if self._requires is None or self._requires not in offered:
-            raise SandboxMethodUnavailable(self._name, self._requires)
+            raise method_unavailable(self._name, self._requires)
         return types.MethodType(self._function, instance)
 
     def offered_by(self, offered: frozenset[str]) -> bool:

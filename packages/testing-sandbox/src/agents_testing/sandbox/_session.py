@@ -11,7 +11,6 @@ from __future__ import annotations
 import inspect
 import io
 import types
-import uuid
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NoReturn
@@ -25,26 +24,30 @@ from agents.sandbox.session.sandbox_session_state import SandboxSessionState
 from agents.sandbox.snapshot import NoopSnapshot
 from agents.sandbox.types import ExecResult, User
 
-from agents_testing.core import AnyOrder, StepScript
+from agents_testing.core import AnyOrder, StepScript, detach
 
 from ._call import SandboxCall
 from ._errors import (
     InvalidSandboxArgument,
-    InvalidSandboxStep,
-    SandboxCallMatcherError,
     SandboxScriptError,
-    UnconsumedSandboxSteps,
-    UnexpectedSandboxCall,
+    argument_error,
+    invalid_step,
+    matcher_rejected,
+    unconsumed,
+    unexpected_call,
 )
 from ._offered import Offered, needs, never, scripted
 from ._script.build import build_steps
 from ._snapshots.recording import copy_call, record_call
-from ._snapshots.results import coerce_responded, fresh_result
+from ._snapshots.results import result_problem
+from ._snapshots.values import thaw
 from ._steps import PTY_METHODS, SandboxStepSpec, Step
 
 __all__ = ["ScriptedSandboxSession", "scripted_sandbox_session"]
 
 _STATE_TYPE = "scripted"
+#: The id of the session's no-op snapshot: there is nothing to persist or restore.
+_SNAPSHOT_ID = "scripted"
 
 
 class ScriptedSandboxSession(BaseSandboxSession):
@@ -54,6 +57,13 @@ class ScriptedSandboxSession(BaseSandboxSession):
     ``async with sandbox:``. Inspect ``calls``, ``remaining_steps`` and ``pending_steps``;
     finish a test with ``assert_complete()``. Only the methods the steps script exist on
     it (``hasattr(sandbox, "read")`` is false without a ``read`` step).
+
+    It behaves as the SDK's built-in scripted session. ``extra_checks=True`` adds
+    stricter checks: results are type-checked (static ones when the script is built,
+    a responder's at the call), a matcher or responder that cannot take the
+    ``SandboxCall`` is reported as a malformed step, a value that cannot be copied is an
+    ``InvalidSandboxArgument``, and ``assert_complete()`` re-raises the first script
+    violation of the run even when the SDK turned it into tool output.
     """
 
     _offered: frozenset[str] = frozenset()
@@ -63,12 +73,14 @@ class ScriptedSandboxSession(BaseSandboxSession):
         steps: Iterable[SandboxStepSpec | AnyOrder[SandboxStepSpec]] = (),
         *,
         manifest: Manifest | None = None,
+        extra_checks: bool = False,
     ) -> None:
-        if manifest is not None and not isinstance(manifest, Manifest):
-            raise InvalidSandboxArgument(
+        if extra_checks and manifest is not None and not isinstance(manifest, Manifest):
+            raise argument_error(
                 "manifest", "an agents.sandbox.Manifest or None", type(manifest).__name__
             )
-        self._script: StepScript[Step] = StepScript(build_steps(steps))
+        self._extra_checks = extra_checks
+        self._script: StepScript[Step] = StepScript(build_steps(steps, extra_checks=extra_checks))
         offered = {step.method for step in self._script}
         # Scripting either PTY method offers the interactive shell (exec_command on a PTY
         # plus write_stdin); the SDK asks the session through supports_pty().
@@ -87,9 +99,13 @@ class ScriptedSandboxSession(BaseSandboxSession):
         self._running = False
         self.state = SandboxSessionState(
             type=_STATE_TYPE,
-            snapshot=NoopSnapshot(id=uuid.uuid4().hex),
+            snapshot=NoopSnapshot(id=_SNAPSHOT_ID),
             # A copy: the runtime may change the session's manifest, the test's stays as it is.
-            manifest=manifest.model_copy(deep=True) if manifest is not None else Manifest(),
+            manifest=(
+                detach(manifest, name="manifest", wrap_errors=extra_checks)
+                if manifest is not None
+                else Manifest()
+            ),
         )
 
     def __dir__(self) -> Iterable[str]:
@@ -97,6 +113,11 @@ class ScriptedSandboxSession(BaseSandboxSession):
         return [name for name in super().__dir__() if name not in hidden]
 
     # --- inspection -----------------------------------------------------------------
+
+    @property
+    def extra_checks(self) -> bool:
+        """Whether this session runs the stricter checks beyond the SDK's built-in ones."""
+        return self._extra_checks
 
     @property
     def calls(self) -> tuple[SandboxCall, ...]:
@@ -124,82 +145,99 @@ class ScriptedSandboxSession(BaseSandboxSession):
         return tuple(step.spec() for step in self._script)
 
     def assert_complete(self) -> None:
-        """Raise the first script violation the run hit, else ``UnconsumedSandboxSteps``.
+        """Raise ``UnconsumedSandboxSteps`` when scripted steps are left.
 
-        A violation is re-raised here even when the SDK turned it into tool output (the
-        image viewer, for one, reports read failures to the model instead of raising).
+        With ``extra_checks=True`` it first re-raises the first script violation of the
+        run, if there was one, even when the SDK turned it into tool output (the image
+        viewer, for one, reports read failures to the model instead of raising).
         """
         if self._violation is not None:
             raise self._violation
         self._script.assert_complete(
-            lambda pending: UnconsumedSandboxSteps(tuple(step.spec() for step in pending))
+            lambda pending: unconsumed(tuple(step.spec() for step in pending))
         )
 
     # --- the step script ------------------------------------------------------------
 
     async def _answer(self, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         index = len(self._calls)
-        try:
-            call, shared = record_call(index, method, args, kwargs)
-        except InvalidSandboxArgument as refused:
-            # Refused before anything is recorded or consumed.
-            self._fail(refused)
+        if self._extra_checks:
+            try:
+                call, shared = record_call(index, method, args, kwargs, wrap_errors=True)
+            except InvalidSandboxArgument as refused:
+                # Refused before anything is recorded or consumed.
+                self._fail(refused)
+        else:
+            call, shared = record_call(index, method, args, kwargs, wrap_errors=False)
         self._calls.append(call)
         self._shared.append(shared)
         step = self._take(call, shared)
         # Consumed synchronously above, before any await: concurrent tool calls consume
         # steps in the order the runner starts them.
-        if step.kind == "result":
-            return fresh_result(method, step.value)
-        if step.kind == "error":
-            error = step.value
-            raise error() if isinstance(error, type) else error
+        kind = step.kind
+        if kind == "result":
+            # Nothing else holds a used step's snapshot, so only streams need a copy.
+            return thaw(step.value) if step.streams else step.value
+        if kind == "error":
+            raise step.value
+        return await self._respond(step, call, shared)
+
+    async def _respond(self, step: Step, call: SandboxCall, shared: bool) -> Any:
         try:
             value = step.value(copy_call(call, shared))
         except TypeError as error:
-            if "responder" not in step.unchecked:
-                raise
-            detail = "'responder' could not be called with the SandboxCall"
-            self._fail(
-                InvalidSandboxStep("invalid_outcome", step.input_index, method, detail), error
-            )
+            if self._extra_checks and _raised_by_the_call(error):
+                detail = "'responder' could not be called with the SandboxCall"
+                self._fail(
+                    invalid_step("invalid_outcome", step.input_index, step.method, detail), error
+                )
+            raise
         if inspect.isawaitable(value):
             value = await value
-        # Checked before the value reaches the caller; the step was consumed when the call
-        # was taken, so concurrent calls keep the order in which they arrived.
-        result, problem = coerce_responded(method, value)
-        if problem is not None:
-            self._fail(InvalidSandboxStep("invalid_outcome", step.input_index, method, problem))
-        return result
+        if self._extra_checks:
+            # Checked before the value reaches the caller; the step was consumed when the
+            # call was taken, so concurrent calls keep the order in which they arrived.
+            if inspect.isawaitable(value):
+                _close(value)
+                problem: str | None = (
+                    f"a responder's awaitable must resolve to the {step.method} result, "
+                    "not to another awaitable"
+                )
+            else:
+                problem = result_problem(step.method, value, responded=True)
+            if problem is not None:
+                self._fail(invalid_step("invalid_outcome", step.input_index, step.method, problem))
+        return value
 
     def _take(self, call: SandboxCall, shared: bool) -> Step:
-        candidates = self._script.candidates()
-        grouped = self._script.in_group()
+        script = self._script
+        if not script.in_group():
+            head = script.peek()
+            if head is None or head.method != call.method:
+                expected = None if head is None else head.method
+                self._fail(unexpected_call(copy_call(call, shared), expected, self.pending_steps))
+            if head.match is not None and not self._accepts(head, call, shared):
+                self._fail(matcher_rejected(copy_call(call, shared)))
+            script.take()
+            return head
+        candidates = script.candidates()
         same_method = [step for step in candidates if step.method == call.method]
         if not same_method:
             self._fail(
-                UnexpectedSandboxCall(
+                unexpected_call(
                     copy_call(call, shared),
-                    call.call_index,
-                    candidates[0].method if candidates else None,
+                    candidates[0].method,
                     self.pending_steps,
-                    tuple(step.method for step in candidates) if grouped else (),
+                    tuple(step.method for step in candidates),
                 )
             )
         # In a group, the first pending member of the called method whose matcher accepts
-        # the call answers it; outside one, there is only the head.
+        # the call answers it.
         for step in same_method:
             if self._accepts(step, call, shared):
-                self._script.take_candidate(step)
+                script.take_candidate(step)
                 return step
-        self._fail(
-            SandboxCallMatcherError(
-                copy_call(call, shared),
-                call.call_index,
-                call.method,
-                len(same_method) if grouped else 0,
-            )
-        )
+        self._fail(matcher_rejected(copy_call(call, shared), len(same_method)))
 
     def _accepts(self, head: Step, call: SandboxCall, shared: bool) -> bool:
         if head.match is None:
@@ -210,34 +248,32 @@ class ScriptedSandboxSession(BaseSandboxSession):
         except SandboxScriptError as error:
             # One of ours (a cassette's request diff, say): remembered like any other
             # violation, so assert_complete() reports it even when the SDK absorbed it.
-            if self._violation is None:
+            if self._extra_checks and self._violation is None:
                 self._violation = error
             raise
         except TypeError as error:
-            if "match" not in head.unchecked:
-                raise
-            detail = "'match' could not be called with the SandboxCall"
-            self._fail(
-                InvalidSandboxStep("invalid_matcher", head.input_index, head.method, detail),
-                error,
-            )
-        if inspect.isawaitable(verdict):
-            close = getattr(verdict, "close", None)
-            if callable(close):
-                close()  # never awaited: closing it avoids a "never awaited" warning
-            self._fail(
-                InvalidSandboxStep(
-                    "invalid_matcher",
-                    head.input_index,
-                    head.method,
-                    "'match' returned an awaitable; a matcher must answer at once",
+            if self._extra_checks and _raised_by_the_call(error):
+                detail = "'match' could not be called with the SandboxCall"
+                self._fail(
+                    invalid_step("invalid_matcher", head.input_index, head.method, detail), error
                 )
-            )
-        # Only False rejects: any other value (None, 0, an array) accepts the call.
+            raise
+        if inspect.isawaitable(verdict):
+            _close(verdict)
+            if self._extra_checks:
+                self._fail(
+                    invalid_step(
+                        "invalid_matcher",
+                        head.input_index,
+                        head.method,
+                        "'match' returned an awaitable; a matcher must answer at once",
+                    )
+                )
+        # Only False rejects: any other value (None, 0, an array, an awaitable) accepts.
         return verdict is not False
 
     def _fail(self, error: SandboxScriptError, cause: BaseException | None = None) -> NoReturn:
-        if self._violation is None:
+        if self._extra_checks and self._violation is None:
             self._violation = error
         if cause is not None:
             raise error from cause
@@ -313,7 +349,9 @@ class ScriptedSandboxSession(BaseSandboxSession):
 
     @scripted
     async def write(self, path: Path, data: io.IOBase, *, user: str | User | None = None) -> None:
-        await self._answer("write", (path, data), {"user": user})
+        # Whatever the step scripts comes back, as the SDK's own scripted session does.
+        result: None = await self._answer("write", (path, data), {"user": user})
+        return result
 
     @scripted
     async def ls(self, path: Path | str, *, user: str | User | None = None) -> list[FileEntry]:
@@ -324,19 +362,22 @@ class ScriptedSandboxSession(BaseSandboxSession):
     async def rm(
         self, path: Path | str, *, recursive: bool = False, user: str | User | None = None
     ) -> None:
-        await self._answer("rm", (path,), {"recursive": recursive, "user": user})
+        result: None = await self._answer("rm", (path,), {"recursive": recursive, "user": user})
+        return result
 
     @scripted
     async def mkdir(
         self, path: Path | str, *, parents: bool = False, user: str | User | None = None
     ) -> None:
-        await self._answer("mkdir", (path,), {"parents": parents, "user": user})
+        result: None = await self._answer("mkdir", (path,), {"parents": parents, "user": user})
+        return result
 
     @scripted
     async def mv(
         self, source: Path | str, destination: Path | str, *, user: str | User | None = None
     ) -> None:
-        await self._answer("mv", (source, destination), {"user": user})
+        result: None = await self._answer("mv", (source, destination), {"user": user})
+        return result
 
     @scripted
     async def same_file(
@@ -361,6 +402,8 @@ class ScriptedSandboxSession(BaseSandboxSession):
     # --- lifecycle: nothing to start, persist or tear down ----------------------------
 
     async def start(self) -> None:
+        # Nothing to provision: the workspace root is ready as soon as the session starts.
+        self.state.workspace_root_ready = True
         self._running = True
 
     async def stop(self) -> None:
@@ -424,11 +467,30 @@ def scripted_sandbox_session(
     steps: Iterable[SandboxStepSpec | AnyOrder[SandboxStepSpec]] = (),
     *,
     manifest: Manifest | None = None,
+    extra_checks: bool = False,
 ) -> ScriptedSandboxSession:
     """A :class:`ScriptedSandboxSession` running ``steps``; a malformed step raises
     ``InvalidSandboxStep``.
 
     ``manifest`` (default ``Manifest()``) describes the workspace to the model; its entries
-    are never materialized.
+    are never materialized. ``extra_checks=True`` turns on the session's stricter checks.
     """
-    return ScriptedSandboxSession(steps, manifest=manifest)
+    return ScriptedSandboxSession(steps, manifest=manifest, extra_checks=extra_checks)
+
+
+def _raised_by_the_call(error: BaseException) -> bool:
+    """Whether ``error`` came from the call itself rather than from the callable's own code.
+
+    The handler's frame is the first on the traceback. Nothing after it means no frame of
+    the callable ever ran: Python could not bind the argument, or a callable written in C
+    (``len``, ``max``) refused it. Either way the callable cannot take a ``SandboxCall``,
+    whatever its signature says.
+    """
+    traceback = error.__traceback__
+    return traceback is not None and traceback.tb_next is None
+
+
+def _close(awaitable: object) -> None:
+    close = getattr(awaitable, "close", None)
+    if callable(close):
+        close()  # never awaited: closing it avoids a "never awaited" warning

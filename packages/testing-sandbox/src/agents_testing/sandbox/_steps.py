@@ -15,7 +15,7 @@ from typing_extensions import NotRequired
 from agents_testing.core import compat
 
 from ._call import SandboxCall
-from ._snapshots.results import fresh_result
+from ._snapshots.values import thaw
 
 __all__ = [
     "BASE_METHODS",
@@ -48,7 +48,8 @@ Matcher = Callable[[SandboxCall], object]
 
 class SandboxStepSpec(TypedDict):
     """One scripted sandbox call: ``method`` plus exactly one of ``result``, ``responder``
-    or ``error``, and an optional ``match`` that must not return ``False``.
+    or ``error`` (an exception instance), and an optional ``match`` that must not return
+    ``False``.
 
     Methods that return ``None`` (``write``, ``mkdir``, ``rm``, ``mv``) may leave the
     outcome out; the step then returns ``None``.
@@ -57,7 +58,7 @@ class SandboxStepSpec(TypedDict):
     method: str
     result: NotRequired[Any]
     responder: NotRequired[Responder]
-    error: NotRequired[BaseException | type[BaseException]]
+    error: NotRequired[BaseException]
     match: NotRequired[Matcher]
 
 
@@ -76,13 +77,13 @@ class Step:
     kind: OutcomeKind
     value: Any
     match: Matcher | None
-    #: The step's matcher or responder whose signature could not be read when the script
-    #: was built: a ``TypeError`` from calling it is reported as a malformed step.
-    unchecked: frozenset[str] = frozenset()
+    #: Whether the snapshotted result holds a captured stream, which every use must get
+    #: afresh; any other result is handed out as it is, once, when the step is used.
+    streams: bool = False
 
     def spec(self) -> SandboxStepSpec:
         """The step as a fresh ``SandboxStepSpec`` dict, for inspection and error reports."""
-        value = fresh_result(self.method, self.value) if self.kind == "result" else self.value
+        value = thaw(self.value) if self.kind == "result" else self.value
         spec: dict[str, Any] = {"method": self.method, self.kind: value}
         if self.match is not None:
             spec["match"] = self.match

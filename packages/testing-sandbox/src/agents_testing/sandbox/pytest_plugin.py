@@ -6,7 +6,7 @@ Loaded by pytest through the ``pytest11`` entry point; the library never imports
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 import pytest
@@ -19,7 +19,15 @@ from agents_testing.core.cassette_pytest import (
 from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
-    from agents_testing.sandbox import SandboxCassetteFixture, ScriptedSandboxFactory
+    from agents.sandbox.manifest import Manifest
+
+    from agents_testing.core import AnyOrder
+    from agents_testing.sandbox import (
+        SandboxCassetteFixture,
+        SandboxStepSpec,
+        ScriptedSandboxFactory,
+        ScriptedSandboxSession,
+    )
 
 # The record-mode option and the cassette marker, shared with the model plugin.
 pytest_plugins = ["agents_testing.core.cassette_pytest"]
@@ -30,10 +38,30 @@ register_cassette_fixture("sandbox_cassette", "sandbox")
 def scripted_sandbox(
     _agents_testing_doubles: ScriptedDoubles,
 ) -> ScriptedSandboxFactory:
-    """Make sessions like ``scripted_sandbox_session(...)``, checked at teardown."""
+    """Make sessions like ``scripted_sandbox_session(...)``, checked at teardown.
+
+    Unlike the bare function, its sessions default to ``extra_checks=True`` unless the
+    test says ``@pytest.mark.agents_testing(extra_checks=False)`` or the call passes
+    ``extra_checks=False``.
+    """
     from agents_testing.sandbox import scripted_sandbox_session
 
-    return _agents_testing_doubles.track("scripted_sandbox", scripted_sandbox_session)
+    checked = _agents_testing_doubles.options.extra_checks
+
+    def scripted(
+        steps: Iterable[SandboxStepSpec | AnyOrder[SandboxStepSpec]] = (),
+        *,
+        manifest: Manifest | None = None,
+        extra_checks: bool | None = None,
+    ) -> ScriptedSandboxSession:
+        return scripted_sandbox_session(
+            steps,
+            manifest=manifest,
+            extra_checks=checked if extra_checks is None else extra_checks,
+        )
+
+    scripted.__doc__ = scripted_sandbox_session.__doc__
+    return _agents_testing_doubles.track("scripted_sandbox", scripted)
 
 
 @pytest.fixture

@@ -2,6 +2,8 @@
 
 Every error derives from :class:`VoiceScriptError` and from the matching core kind
 base, so code that handles "a step was left over" for any boundary handles voice too.
+Each is built as ``Error(message, *, field=value, ...)``, as the SDK's own voice errors
+are; the functions below write the messages the doubles raise.
 """
 
 from __future__ import annotations
@@ -26,7 +28,11 @@ __all__ = [
     "VoiceOperation",
     "VoiceScriptError",
     "VoiceStepKind",
+    "invalid_step",
+    "matcher_rejected",
     "steps_of",
+    "unconsumed",
+    "unexpected_call",
 ]
 
 VoiceOperation = Literal[
@@ -59,13 +65,14 @@ InvalidVoiceStepReason = Literal[
 ]
 """Why a scripted voice step (or a constructor argument) was rejected."""
 
-# "Unexpected <what> #N: no scripted <step> left." for each operation.
+# What each operation asked for, and what the script had no more of, as the SDK's own
+# voice doubles word it: "Unexpected <what> #N: no scripted <left>."
 _UNEXPECTED: dict[str, tuple[str, str]] = {
-    "static_transcription": ("STT transcription", "transcription"),
-    "streamed_session": ("STT session", "session"),
-    "tts": ("TTS call", "result"),
-    "workflow_start": ("workflow start", "start"),
-    "workflow_turn": ("workflow turn", "turn"),
+    "static_transcription": ("static transcription call", "transcriptions remain"),
+    "streamed_session": ("streamed transcription session", "sessions remain"),
+    "tts": ("TTS call", "results remain"),
+    "workflow_start": ("workflow startup call", "startup step remains"),
+    "workflow_turn": ("workflow turn", "turns remain"),
 }
 
 
@@ -87,28 +94,23 @@ class InvalidVoiceStep(VoiceScriptError, InvalidStepError):
     ``"chunks"``, ``"model_name"``, ...); ``detail`` is the explanation.
     """
 
+    _keyword_fields = ("reason", "input_index", "detail", "argument")
     reason: InvalidVoiceStepReason
 
     def __init__(
         self,
+        message: str,
+        *,
         reason: InvalidVoiceStepReason,
         input_index: int,
-        detail: str,
+        detail: str | None = None,
         argument: str | None = None,
     ) -> None:
+        super().__init__(message)
         self.reason = reason
         self.input_index = input_index
-        self.detail = detail
+        self.detail = message if detail is None else detail
         self.argument = argument
-        where = (
-            f"{argument} item {ordinal(input_index)}"
-            if argument
-            else f"item {ordinal(input_index)}"
-        )
-        super().__init__(f"{detail} ({where}, reason {reason!r})")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.reason, self.input_index, self.detail, self.argument))
 
 
 class UnexpectedVoiceCall(VoiceScriptError, UnexpectedCallError):
@@ -118,18 +120,23 @@ class UnexpectedVoiceCall(VoiceScriptError, UnexpectedCallError):
     ``STTCall``, ``STTSessionCall``, ``TTSCall``, the transcription of a workflow turn,
     or ``None`` for a workflow start) and ``call_index`` its 0-based position among
     the component's calls of that operation. The message reads, for example,
-    ``"Unexpected TTS call #2: no scripted result left."``.
+    ``"Unexpected TTS call #2: no scripted results remain."``.
     """
 
-    def __init__(self, operation: VoiceOperation, call: object = None, call_index: int = 0) -> None:
+    _keyword_fields = ("operation", "call", "call_index")
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        operation: VoiceOperation,
+        call: object = None,
+        call_index: int = 0,
+    ) -> None:
+        super().__init__(message)
         self.operation = operation
         self.call = call
         self.call_index = call_index
-        what, step = _UNEXPECTED[operation]
-        super().__init__(f"Unexpected {what} #{ordinal(call_index)}: no scripted {step} left.")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.operation, self.call, self.call_index))
 
 
 class VoiceCallMatcherError(VoiceScriptError, UnexpectedCallError):
@@ -142,48 +149,123 @@ class VoiceCallMatcherError(VoiceScriptError, UnexpectedCallError):
     is raised by the stream the call returned.
     """
 
+    _keyword_fields = ("operation", "call", "call_index", "group_members")
+
     def __init__(
-        self, operation: VoiceOperation, call: object, call_index: int, group_members: int = 0
+        self,
+        message: str,
+        *,
+        operation: VoiceOperation,
+        call: object,
+        call_index: int,
+        group_members: int = 0,
     ) -> None:
+        super().__init__(message)
         self.operation = operation
         self.call = call
         self.call_index = call_index
         self.group_members = group_members
-        what = _UNEXPECTED[operation][0]
-        spoken = getattr(call, "text", None)
-        about = "" if spoken is None else f" (text {safe_repr(spoken, 80)})"
-        if group_members:
-            head = (
-                f"The matchers of the any_order() group ({group_members} pending member(s)) "
-                f"rejected {what} #{ordinal(call_index)}{about}."
-            )
-        else:
-            head = f"The matcher rejected {what} #{ordinal(call_index)}{about}."
-        super().__init__(
-            f"{head} Fix the matcher or the order of the results, or inspect the error's "
-            "call to see what the pipeline asked for."
-        )
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.operation, self.call, self.call_index, self.group_members))
 
 
 class UnconsumedVoiceSteps(VoiceScriptError, UnconsumedStepsError):
     """``assert_complete()`` found scripted voice steps that were never used.
 
     ``remaining_steps`` is how many are left; ``pending_steps`` says, in script order,
-    what each was scripted for. The message counts them per kind, for example
-    ``"3 unconsumed voice steps: 2 tts, 1 session_turn."``.
+    what each was scripted for.
     """
 
+    _keyword_fields = ("remaining_steps", "pending_steps")
     remaining_steps: int
     pending_steps: tuple[VoiceStepKind, ...]
 
-    def __init__(self, pending_steps: tuple[VoiceStepKind, ...]) -> None:
-        self._set_pending_steps(pending_steps)
-        counts: dict[str, int] = {}
-        for kind in pending_steps:
-            counts[kind] = counts.get(kind, 0) + 1
-        summary = ", ".join(f"{count} {kind}" for kind, count in counts.items())
-        noun = "step" if self.remaining_steps == 1 else "steps"
-        super().__init__(f"{self.remaining_steps} unconsumed voice {noun}: {summary}.")
+    def __init__(
+        self,
+        message: str,
+        *,
+        remaining_steps: int,
+        pending_steps: tuple[VoiceStepKind, ...] = (),
+    ) -> None:
+        super().__init__(message)
+        self.remaining_steps = remaining_steps
+        self.pending_steps = pending_steps
+
+
+# --- the messages the voice doubles raise -----------------------------------------------
+
+
+def invalid_step(
+    reason: InvalidVoiceStepReason, input_index: int, detail: str, argument: str | None = None
+) -> InvalidVoiceStep:
+    """A malformed step or argument, numbered from 1 in the message."""
+    item = f"item {ordinal(input_index)}"
+    where = f"{argument} {item}" if argument else item
+    return InvalidVoiceStep(
+        f"{detail} ({where}, reason {reason!r})",
+        reason=reason,
+        input_index=input_index,
+        detail=detail,
+        argument=argument,
+    )
+
+
+def unexpected_call(
+    operation: VoiceOperation, call: object = None, call_index: int = 0
+) -> UnexpectedVoiceCall:
+    """A call after the script of ``operation`` ran out."""
+    what, left = _UNEXPECTED[operation]
+    return UnexpectedVoiceCall(
+        f"Unexpected {what} #{ordinal(call_index)}: no scripted {left}. Script one more, "
+        "or find out why the pipeline asked again.",
+        operation=operation,
+        call=call,
+        call_index=call_index,
+    )
+
+
+def matcher_rejected(
+    operation: VoiceOperation, call: object, call_index: int, group_members: int = 0
+) -> VoiceCallMatcherError:
+    """A call every candidate result's matcher refused."""
+    what = _UNEXPECTED[operation][0]
+    spoken = getattr(call, "text", None)
+    about = "" if spoken is None else f" (text {safe_repr(spoken, 80)})"
+    if group_members:
+        head = (
+            f"The matchers of the any_order() group ({group_members} pending member(s)) "
+            f"rejected {what} #{ordinal(call_index)}{about}."
+        )
+    else:
+        head = f"The matcher rejected {what} #{ordinal(call_index)}{about}."
+    return VoiceCallMatcherError(
+        f"{head} Fix the matcher or the order of the results, or inspect the error's "
+        "call to see what the pipeline asked for.",
+        operation=operation,
+        call=call,
+        call_index=call_index,
+        group_members=group_members,
+    )
+
+
+def unconsumed(
+    subject: str, pending: tuple[VoiceStepKind, ...], *, also: str = ""
+) -> UnconsumedVoiceSteps:
+    """``len(pending)`` scripted ``subject`` steps left, worded as the SDK's own doubles do.
+
+    ``subject`` is what was scripted (``"TTS result"``, ``"workflow turn"``, ...); the
+    kinds are counted after it, and ``also`` adds a sentence before the advice.
+    """
+    count = len(pending)
+    if count == 1 and subject == "workflow startup step":
+        head = "1 scripted workflow startup step was not consumed"
+    else:
+        head = f"{count} scripted {subject}(s) were not consumed"
+    kinds: dict[str, int] = {}
+    for kind in pending:
+        kinds[kind] = kinds.get(kind, 0) + 1
+    summary = ", ".join(f"{number} {kind}" for kind, number in kinds.items())
+    return UnconsumedVoiceSteps(
+        f"{head} ({summary}).{also} The pipeline ended before using them; remove them or "
+        "find out why it stopped early.",
+        remaining_steps=count,
+        pending_steps=pending,
+    )

@@ -1,4 +1,8 @@
-"""The types of the voice pytest fixtures, for strictly typed tests."""
+"""The types of the voice pytest fixtures, for strictly typed tests.
+
+Each calls like its double; ``extra_checks`` left as ``None`` follows the test's
+``agents_testing`` marker (on unless the marker says ``extra_checks=False``).
+"""
 
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ class ScriptedSTTModelFactory(Protocol):
         *,
         sessions: Iterable[SessionSpec] | SessionSpec = (),
         model_name: str = "scripted-stt",
+        extra_checks: bool | None = None,
     ) -> ScriptedSTTModel: ...
 
 
@@ -39,6 +44,7 @@ class ScriptedTTSModelFactory(Protocol):
         | type[Exception] = (),
         *,
         model_name: str = "scripted-tts",
+        extra_checks: bool | None = None,
     ) -> ScriptedTTSModel: ...
 
 
@@ -51,4 +57,5 @@ class ScriptedVoiceWorkflowFactory(Protocol):
         turns: Iterable[WorkflowResultSpec] | str | Exception | type[Exception] = (),
         *,
         start: WorkflowResultSpec | None = None,
+        extra_checks: bool | None = None,
     ) -> ScriptedVoiceWorkflow: ...

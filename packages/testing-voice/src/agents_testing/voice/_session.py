@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import AsyncIterator, Sequence
 
 from agents.voice import StreamedTranscriptionSession
 
-from agents_testing.core import StepScript, compat
+from agents_testing.core import compat
 
-from ._errors import InvalidVoiceStep, UnconsumedVoiceSteps, VoiceStepKind, steps_of
+from ._errors import invalid_step, steps_of, unconsumed
 from ._steps import (
     ScriptedError,
     as_sequence,
@@ -48,7 +49,8 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
         ]
         if close_error is not None:
             close_error = _close_error(close_error)
-        self._turns: StepScript[str | ScriptedError] = StepScript(items)
+        # A plain queue: turns are always taken in order, one per transcription.
+        self._turns: deque[str | ScriptedError] = deque(items)
         self._close_error: ScriptedError | None = close_error
         self._closed = False
         self._close_calls = 0
@@ -71,19 +73,19 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
     @property
     def pending_turns(self) -> tuple[TranscriptionTurn, ...]:
         """The turns not yielded yet, in script order (strings, or the exceptions to raise)."""
-        return self._turns.pending()
+        return tuple(self._turns)
 
     async def transcribe_turns(self) -> AsyncIterator[str]:
         # The closed check runs before every turn, so a close() while the consumer
         # handles one turn stops the next one from being transcribed.
-        take = self._turns.take
-        while not self._closed:
+        turns = self._turns
+        take = turns.popleft
+        while turns and not self._closed:
             turn = take()
-            if type(turn) is not str:
-                if turn is None:
-                    return
+            if type(turn) is str:
+                yield turn
+            else:
                 raise raised(turn)  # type: ignore[arg-type]
-            yield turn
 
     async def close(self) -> None:
         self._close_calls += 1
@@ -93,12 +95,8 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
 
     def assert_complete(self) -> None:
         """Raise ``UnconsumedVoiceSteps`` when scripted turns were never yielded."""
-        pending = self._pending_kinds()
-        if pending:
-            raise UnconsumedVoiceSteps(pending)
-
-    def _pending_kinds(self) -> tuple[VoiceStepKind, ...]:
-        return steps_of("session_turn", len(self._turns))
+        if self._turns:
+            raise unconsumed("transcription turn", steps_of("session_turn", len(self._turns)))
 
 
 def _turn(value: object, index: int) -> str | ScriptedError:
@@ -106,7 +104,7 @@ def _turn(value: object, index: int) -> str | ScriptedError:
         return text(value)
     if is_scripted_error(value):
         return scripted_error(value, "invalid_turn", index, "turns")
-    raise InvalidVoiceStep(
+    raise invalid_step(
         "invalid_turn",
         index,
         "a transcription turn must be a string or an exception, got " + describe(value),
@@ -116,7 +114,7 @@ def _turn(value: object, index: int) -> str | ScriptedError:
 
 def _close_error(value: object) -> ScriptedError:
     if not is_scripted_error(value):
-        raise InvalidVoiceStep(
+        raise invalid_step(
             "invalid_close_error",
             0,
             "close_error must be an exception or None, got " + describe(value),
@@ -126,7 +124,7 @@ def _close_error(value: object) -> ScriptedError:
     if not compat.voice_reports_close_errors():
         # These releases let a failing close() end the pipeline's task before it finishes
         # the stream, so every run using this session would leave stream() waiting.
-        raise InvalidVoiceStep(
+        raise invalid_step(
             "invalid_close_error",
             0,
             "close_error needs openai-agents 0.20 or later: the installed VoicePipeline "

@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 from agents_testing.core import exception_problem, safe_repr
 
-from ._errors import InvalidVoiceStep, InvalidVoiceStepReason
+from ._errors import InvalidVoiceStepReason, invalid_step
 
 __all__ = [
     "ScriptedError",
@@ -48,7 +48,7 @@ def as_sequence(value: object, lone: tuple[type, ...], argument: str) -> list[ob
         try:
             return list(value)
         except Exception as error:
-            raise InvalidVoiceStep(
+            raise invalid_step(
                 "invalid_argument",
                 0,
                 f"reading {argument} failed with {type(error).__name__}; pass a list",
@@ -66,7 +66,7 @@ def text(value: str) -> str:
 def check_name(value: object, argument: str) -> str:
     """Validate a ``model_name``-like argument: it must be a string."""
     if not isinstance(value, str):
-        raise InvalidVoiceStep(
+        raise invalid_step(
             "invalid_argument",
             0,
             f"{argument} must be a str, got {describe(value)}",
@@ -98,7 +98,7 @@ def scripted_error(
     if problem is None:
         problem = _str_problem(value)
     if problem is not None:
-        raise InvalidVoiceStep(reason, index, f"{argument}: {problem}", argument)
+        raise invalid_step(reason, index, f"{argument}: {problem}", argument)
     return value  # type: ignore[return-value]
 
 
@@ -133,7 +133,7 @@ def fragments(
         try:
             parts = tuple(value)
         except Exception as error:
-            raise InvalidVoiceStep(
+            raise invalid_step(
                 reason,
                 index,
                 f"reading the fragments of {what} failed with {type(error).__name__}",
@@ -141,7 +141,7 @@ def fragments(
             ) from error
         for part in parts:
             if not isinstance(part, str):
-                raise InvalidVoiceStep(
+                raise invalid_step(
                     reason,
                     index,
                     f"{what} fragments must be strings, got {describe(part)}",

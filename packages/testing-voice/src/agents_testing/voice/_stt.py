@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -9,13 +10,14 @@ from typing import TypeVar
 
 from agents.voice import AudioInput, StreamedAudioInput, STTModel, STTModelSettings
 
-from agents_testing.core import StepScript, detach, ordinal
+from agents_testing.core import StepScript, UncopyableValue, detach, ordinal
 
 from ._errors import (
     InvalidVoiceStep,
-    UnconsumedVoiceSteps,
-    UnexpectedVoiceCall,
+    invalid_step,
     steps_of,
+    unconsumed,
+    unexpected_call,
 )
 from ._session import ScriptedTranscriptionSession, TranscriptionTurn
 from ._settings import settings_snapshot
@@ -71,6 +73,10 @@ class ScriptedSTTModel(STTModel):
     ``sessions`` in order. A single string is one transcription (or one session of
     one turn). Apart from the constructor, :meth:`assert_complete` and the inspection
     properties, every method is the ``STTModel`` interface.
+
+    The static audio is recorded through its buffer's own ``copy()`` and the settings as
+    a deep copy; a copy that raises re-raises its own exception, and nothing is recorded
+    or consumed. ``extra_checks=True`` raises ``UncopyableValue`` (caused by it) instead.
     """
 
     def __init__(
@@ -79,6 +85,7 @@ class ScriptedSTTModel(STTModel):
         *,
         sessions: Iterable[SessionSpec] | SessionSpec = (),
         model_name: str = "scripted-stt",
+        extra_checks: bool = False,
     ) -> None:
         static = [
             _transcription(item, index)
@@ -97,10 +104,16 @@ class ScriptedSTTModel(STTModel):
         self._calls: list[STTCall] = []
         self._session_calls: list[STTSessionCall] = []
         self._created: list[ScriptedTranscriptionSession] = []
+        self._extra_checks = extra_checks
 
     @property
     def model_name(self) -> str:
         return self._model_name
+
+    @property
+    def extra_checks(self) -> bool:
+        """Whether a failed copy is reported as ``UncopyableValue`` instead of as it is."""
+        return self._extra_checks
 
     @property
     def calls(self) -> tuple[STTCall, ...]:
@@ -124,16 +137,18 @@ class ScriptedSTTModel(STTModel):
         trace_include_sensitive_data: bool,
         trace_include_sensitive_audio_data: bool,
     ) -> str:
+        # Both copies come first: a copy that fails leaves no trace.
+        wrap = self._extra_checks
         call = STTCall(
-            detach(input, name="input"),
-            settings_snapshot(settings),
+            _audio_snapshot(input, wrap),
+            settings_snapshot(settings, wrap_errors=wrap),
             trace_include_sensitive_data,
             trace_include_sensitive_audio_data,
         )
         self._calls.append(call)
         step = self._transcriptions.take()
         if step is None:
-            raise UnexpectedVoiceCall("static_transcription", _copy(call), len(self._calls) - 1)
+            raise unexpected_call("static_transcription", _copy(call), len(self._calls) - 1)
         if isinstance(step, str):
             return step
         raise raised(step)
@@ -147,32 +162,64 @@ class ScriptedSTTModel(STTModel):
     ) -> ScriptedTranscriptionSession:
         call = STTSessionCall(
             input,
-            settings_snapshot(settings),
+            settings_snapshot(settings, wrap_errors=self._extra_checks),
             trace_include_sensitive_data,
             trace_include_sensitive_audio_data,
         )
         self._session_calls.append(call)
         step = self._sessions.take()
         if step is None:
-            raise UnexpectedVoiceCall("streamed_session", _copy(call), len(self._session_calls) - 1)
+            raise unexpected_call("streamed_session", _copy(call), len(self._session_calls) - 1)
         if not isinstance(step, ScriptedTranscriptionSession):
             raise raised(step)
         self._created.append(step)
         return step
 
     def assert_complete(self) -> None:
-        """Raise ``UnconsumedVoiceSteps`` for unused transcriptions, sessions and session turns.
+        """Raise ``UnconsumedVoiceSteps`` for unused transcriptions and sessions, then for
+        the unused turns of each session this model created.
 
-        Turns of the sessions this model created count too, including turns skipped
-        because the session was closed.
+        Turns skipped because a session was closed count too.
         """
         pending = steps_of("static_transcription", len(self._transcriptions))
         pending += steps_of("streamed_session", len(self._sessions))
         # A session scripted twice is one object: count its turns once.
-        for session in {id(session): session for session in self._created}.values():
-            pending += session._pending_kinds()
+        created = {id(session): session for session in self._created}.values()
         if pending:
-            raise UnconsumedVoiceSteps(pending)
+            turns = sum(session.remaining_turns for session in created)
+            also = f" The sessions it created have {turns} turn(s) left too." if turns else ""
+            raise unconsumed("STT step", pending, also=also)
+        for session in created:
+            session.assert_complete()
+
+
+def _audio_snapshot(audio: AudioInput, wrap_errors: bool) -> AudioInput:
+    """The static audio as recorded: its buffer's own ``copy()``, with the format alongside."""
+    try:
+        buffer = audio.buffer.copy()
+    except Exception as error:
+        if not wrap_errors:
+            add_note = getattr(error, "add_note", None)
+            if add_note is not None:
+                with contextlib.suppress(Exception):  # a courtesy; the error is what counts
+                    add_note(
+                        "agents-testing: the static audio buffer's copy() failed; the "
+                        "transcription was not recorded or consumed."
+                    )
+            raise
+        failure: Exception = error
+    else:
+        return AudioInput(
+            buffer=buffer,
+            frame_rate=audio.frame_rate,
+            sample_width=audio.sample_width,
+            channels=audio.channels,
+        )
+    raise UncopyableValue(
+        "input.buffer",
+        type(audio.buffer).__name__,
+        f"its copy() raised {type(failure).__name__}",
+    ) from failure
 
 
 def _copy(call: _Call) -> _Call:
@@ -189,7 +236,7 @@ def _transcription(item: object, index: int) -> str | ScriptedError:
         return text(item)
     if is_scripted_error(item):
         return scripted_error(item, "invalid_transcription", index, "transcriptions")
-    raise InvalidVoiceStep(
+    raise invalid_step(
         "invalid_transcription",
         index,
         "a static transcription must be a string or an exception, got " + describe(item),
@@ -209,13 +256,13 @@ def _session(item: object, index: int) -> ScriptedTranscriptionSession | Scripte
         try:
             return ScriptedTranscriptionSession(item)
         except InvalidVoiceStep as error:
-            raise InvalidVoiceStep(
+            raise invalid_step(
                 "invalid_session",
                 index,
                 f"session {index + 1}, turn {ordinal(error.input_index)}: {error.detail}",
                 "sessions",
             ) from error
-    raise InvalidVoiceStep(
+    raise invalid_step(
         "invalid_session",
         index,
         "a session must be a ScriptedTranscriptionSession, a sequence of turns, a string "

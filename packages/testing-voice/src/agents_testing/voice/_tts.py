@@ -21,10 +21,11 @@ from agents_testing.core import (
 
 from ._errors import (
     InvalidVoiceStep,
-    UnconsumedVoiceSteps,
-    UnexpectedVoiceCall,
-    VoiceCallMatcherError,
+    invalid_step,
+    matcher_rejected,
     steps_of,
+    unconsumed,
+    unexpected_call,
 )
 from ._settings import settings_snapshot
 from ._steps import (
@@ -59,17 +60,17 @@ class TTSResult:
     ) -> None:
         problem = None if match is None else _matcher_problem(match)
         if problem is not None:
-            raise InvalidVoiceStep("invalid_matcher", 0, problem, "match")
+            raise invalid_step("invalid_matcher", 0, problem, "match")
         self._match = match
         if isinstance(chunks, (bytes, bytearray, memoryview, str)):
-            raise InvalidVoiceStep(
+            raise invalid_step(
                 "invalid_chunk",
                 0,
                 "TTSResult takes a sequence of byte chunks; wrap a single chunk in a list",
                 "chunks",
             )
         if not isinstance(chunks, Iterable) or isinstance(chunks, (Mapping, Set)):
-            raise InvalidVoiceStep(
+            raise invalid_step(
                 "invalid_chunk",
                 0,
                 f"TTSResult chunks must be a sequence of byte chunks, got {describe(chunks)}",
@@ -78,7 +79,7 @@ class TTSResult:
         try:
             items = list(chunks)
         except Exception as error:
-            raise InvalidVoiceStep(
+            raise invalid_step(
                 "invalid_chunk",
                 0,
                 f"reading the TTSResult chunks failed with {type(error).__name__}; pass a list",
@@ -105,7 +106,7 @@ class TTSResult:
             close = getattr(verdict, "close", None)
             if callable(close):
                 close()  # never awaited: closing it avoids a "never awaited" warning
-            raise InvalidVoiceStep(
+            raise invalid_step(
                 "invalid_matcher",
                 0,
                 "match returned an awaitable; a matcher must answer at once",
@@ -151,7 +152,7 @@ def _matcher_problem(match: object) -> str | None:
 
 def _chunk(chunk: object, index: int) -> bytes:
     if not isinstance(chunk, (bytes, bytearray, memoryview)):
-        raise InvalidVoiceStep(
+        raise invalid_step(
             "invalid_chunk",
             index,
             f"an audio chunk must be bytes, got {describe(chunk)}",
@@ -161,7 +162,7 @@ def _chunk(chunk: object, index: int) -> bytes:
         # Through memoryview, so a bytes subclass cannot substitute its own __bytes__.
         return memoryview(chunk).tobytes()
     except ValueError as error:  # a released memoryview
-        raise InvalidVoiceStep(
+        raise invalid_step(
             "invalid_chunk",
             index,
             f"an audio chunk cannot be read ({safe_repr(str(error), 80)})",
@@ -193,6 +194,10 @@ class ScriptedTTSModel(TTSModel):
     A scripted exception is raised while the audio is streamed, as a failing provider
     would. Apart from the constructor, :meth:`assert_complete` and ``calls``, every
     method is the ``TTSModel`` interface.
+
+    The settings are recorded as a deep copy; a copy that raises makes the stream raise
+    that very exception, and nothing is recorded or consumed. ``extra_checks=True``
+    raises ``UncopyableValue`` (caused by it) instead.
     """
 
     def __init__(
@@ -204,16 +209,23 @@ class ScriptedTTSModel(TTSModel):
         | type[Exception] = (),
         *,
         model_name: str = "scripted-tts",
+        extra_checks: bool = False,
     ) -> None:
         items = as_sequence(results, (TTSResult, str, AnyOrder), "results")
         steps = [_entry(item, index) for index, item in enumerate(items)]
         self._model_name = check_name(model_name, "model_name")
         self._results: StepScript[TTSResult | ScriptedError] = StepScript(steps)
         self._calls: list[TTSCall] = []
+        self._extra_checks = extra_checks
 
     @property
     def model_name(self) -> str:
         return self._model_name
+
+    @property
+    def extra_checks(self) -> bool:
+        """Whether a failed copy is reported as ``UncopyableValue`` instead of as it is."""
+        return self._extra_checks
 
     @property
     def calls(self) -> tuple[TTSCall, ...]:
@@ -223,7 +235,12 @@ class ScriptedTTSModel(TTSModel):
     def run(self, text: str, settings: TTSModelSettings) -> AsyncIterator[bytes]:
         # Recorded and consumed at call time, so history holds the settings as they
         # were when the pipeline asked, even if the stream is never iterated.
-        call = TTSCall(text, settings_snapshot(settings))
+        try:
+            snapshot = settings_snapshot(settings, wrap_errors=self._extra_checks)
+        except Exception as error:
+            # Raised by the stream, as every failure of a TTS call is; nothing is recorded.
+            return fail(error)
+        call = TTSCall(text, snapshot)
         self._calls.append(call)
         step = self._take(call)
         if isinstance(step, TTSResult):
@@ -231,10 +248,17 @@ class ScriptedTTSModel(TTSModel):
         return fail(step)
 
     def _take(self, call: TTSCall) -> TTSResult | ScriptedError:
-        candidates = self._results.candidates()
+        results = self._results
+        if not results.in_group():
+            # One result answers the call unless its matcher refuses the text.
+            head = results.peek()
+            if head is None:
+                return unexpected_call("tts", self._public(call), len(self._calls) - 1)
+            if type(head) is TTSResult and head.match is None:
+                results.take()
+                return head
+        candidates = results.candidates()
         index = len(self._calls) - 1
-        if not candidates:
-            return UnexpectedVoiceCall("tts", self._public(call), index)
         # The first pending result whose matcher accepts the text answers the call; in a
         # group, results without a matcher accept any text, in the order given.
         for step in candidates:
@@ -246,7 +270,7 @@ class ScriptedTTSModel(TTSModel):
                 self._results.take_candidate(step)
                 return step
         rejected = len(candidates) if self._results.in_group() else 0
-        return VoiceCallMatcherError("tts", self._public(call), index, rejected)
+        return matcher_rejected("tts", self._public(call), index, rejected)
 
     @staticmethod
     def _public(call: TTSCall) -> TTSCall:
@@ -256,7 +280,7 @@ class ScriptedTTSModel(TTSModel):
     def assert_complete(self) -> None:
         """Raise ``UnconsumedVoiceSteps`` when scripted results were never streamed."""
         if self._results:
-            raise UnconsumedVoiceSteps(steps_of("tts", len(self._results)))
+            raise unconsumed("TTS result", steps_of("tts", len(self._results)))
 
 
 def _entry(item: object, index: int) -> TTSResult | ScriptedError | GroupEntry[Any]:
@@ -267,13 +291,13 @@ def _entry(item: object, index: int) -> TTSResult | ScriptedError | GroupEntry[A
         try:
             return _result(value, index)
         except InvalidVoiceStep as error:
-            raise InvalidVoiceStep(
+            raise invalid_step(
                 error.reason, index, member_problem(position, error.detail), "results"
             ) from error
 
     entry = build_group(item, member)
     if isinstance(entry, str):
-        raise InvalidVoiceStep("invalid_group", index, entry, "results")
+        raise invalid_step("invalid_group", index, entry, "results")
     return entry
 
 
@@ -283,7 +307,7 @@ def _result(item: object, index: int) -> TTSResult | ScriptedError:
     if is_scripted_error(item):
         return scripted_error(item, "invalid_tts_result", index, "results")
     if isinstance(item, (bytes, bytearray, memoryview, str)):
-        raise InvalidVoiceStep(
+        raise invalid_step(
             "invalid_tts_result",
             index,
             f"a TTS result must be a TTSResult, a sequence of byte chunks or an exception, "
@@ -294,13 +318,13 @@ def _result(item: object, index: int) -> TTSResult | ScriptedError:
         try:
             return TTSResult(item)
         except InvalidVoiceStep as error:
-            raise InvalidVoiceStep(
+            raise invalid_step(
                 "invalid_tts_result",
                 index,
                 f"result {index + 1}, chunk {ordinal(error.input_index)}: {error.detail}",
                 "results",
             ) from error
-    raise InvalidVoiceStep(
+    raise invalid_step(
         "invalid_tts_result",
         index,
         "a TTS result must be a TTSResult, a sequence of byte chunks or an exception, "

@@ -7,14 +7,12 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 
 from agents.voice import VoiceWorkflowBase
 
-from agents_testing.core import StepScript
-
 from ._errors import (
-    InvalidVoiceStep,
-    UnconsumedVoiceSteps,
-    UnexpectedVoiceCall,
     VoiceStepKind,
+    invalid_step,
     steps_of,
+    unconsumed,
+    unexpected_call,
 )
 from ._steps import (
     ScriptedError,
@@ -23,6 +21,7 @@ from ._steps import (
     fail,
     fragments,
     is_scripted_error,
+    replay,
     scripted_error,
 )
 
@@ -31,12 +30,15 @@ __all__ = ["ScriptedVoiceWorkflow", "WorkflowResultSpec"]
 WorkflowResultSpec = str | Sequence[str] | Exception | type[Exception]
 """One scripted result: one fragment, fragments with explicit boundaries, or an exception."""
 
+_Result = tuple[str, ...] | ScriptedError
+
 
 class _Fragments:
     """The fragments of one scripted result, handed out one at a time.
 
-    A result counts as consumed only once every fragment has been yielded, so a
-    consumer that stops early (a failing pipeline step) leaves it reportable.
+    With ``extra_checks`` a result counts as consumed only once every fragment has been
+    yielded, so a consumer that stops early (a failing pipeline step) leaves it
+    reportable.
     """
 
     __slots__ = ("left",)
@@ -57,10 +59,12 @@ class ScriptedVoiceWorkflow(VoiceWorkflowBase):
     string is one fragment and a sequence of strings sets the fragment boundaries the
     pipeline sees before text splitting and TTS. ``start``, when given, is consumed by
     the first ``on_start()`` (a later call is an ``UnexpectedVoiceCall``); without it
-    ``on_start()`` yields nothing, as the base class does. A start or turn whose
-    fragments were not all yielded stays pending for :meth:`assert_complete`. Apart
-    from the constructor, :meth:`assert_complete` and ``transcriptions``, every method
-    is the ``VoiceWorkflowBase`` interface.
+    ``on_start()`` yields nothing, as the base class does. Apart from the constructor,
+    :meth:`assert_complete` and ``transcriptions``, every method is the
+    ``VoiceWorkflowBase`` interface.
+
+    ``extra_checks=True`` also counts a start or turn whose fragments were not all
+    yielded as not consumed, for :meth:`assert_complete`.
     """
 
     def __init__(
@@ -68,20 +72,28 @@ class ScriptedVoiceWorkflow(VoiceWorkflowBase):
         turns: Iterable[WorkflowResultSpec] | str | Exception | type[Exception] = (),
         *,
         start: WorkflowResultSpec | None = None,
+        extra_checks: bool = False,
     ) -> None:
         results = [
             _result(item, index, "turn", "turns")
             for index, item in enumerate(as_sequence(turns, (str,), "turns"))
         ]
-        self._turns: StepScript[tuple[str, ...] | ScriptedError] = StepScript(results)
-        self._start: StepScript[tuple[str, ...] | ScriptedError] = StepScript(
+        # Plain queues: turns are always taken in order, one per run() call.
+        self._turns: deque[_Result] = deque(results)
+        self._start: deque[_Result] = deque(
             [] if start is None else [_result(start, 0, "start", "start")]
         )
         self._scripted_start = start is not None
         self._start_calls = 0
+        self._extra_checks = extra_checks
         self._started: _Fragments | None = None
         self._handed_out: list[_Fragments] = []
         self._transcriptions: list[str] = []
+
+    @property
+    def extra_checks(self) -> bool:
+        """Whether a partly read start or turn still counts as not consumed."""
+        return self._extra_checks
 
     @property
     def transcriptions(self) -> tuple[str, ...]:
@@ -90,41 +102,58 @@ class ScriptedVoiceWorkflow(VoiceWorkflowBase):
 
     def run(self, transcription: str) -> AsyncIterator[str]:
         self._transcriptions.append(transcription)
-        step = self._turns.take()
-        if isinstance(step, tuple):
+        try:
+            step = self._turns.popleft()
+        except IndexError:
+            index = len(self._transcriptions) - 1
+            return fail(unexpected_call("workflow_turn", transcription, index))
+        if not isinstance(step, tuple):
+            return fail(step)
+        if self._extra_checks:
             result = _Fragments(step)
             self._handed_out.append(result)
             return result.stream()
-        if step is None:
-            return fail(
-                UnexpectedVoiceCall("workflow_turn", transcription, len(self._transcriptions) - 1)
-            )
-        return fail(step)
+        if len(step) == 1:
+            return _one(step[0])
+        return replay(step)
 
     def on_start(self) -> AsyncIterator[str]:
         self._start_calls += 1
         if not self._scripted_start:
             return _nothing()
-        step = self._start.take()
-        if isinstance(step, tuple):
+        if not self._start:
+            return fail(unexpected_call("workflow_start", None, self._start_calls - 1))
+        step = self._start.popleft()
+        if not isinstance(step, tuple):
+            return fail(step)
+        if self._extra_checks:
             self._started = _Fragments(step)
             return self._started.stream()
-        if step is None:
-            return fail(UnexpectedVoiceCall("workflow_start", None, self._start_calls - 1))
-        return fail(step)
+        return replay(step)
 
     def assert_complete(self) -> None:
         """Raise ``UnconsumedVoiceSteps`` for an unused start or unused turns.
 
-        A start or turn the pipeline asked for but stopped reading before its last
-        fragment counts as unused too.
+        With ``extra_checks=True`` a start or turn the pipeline asked for but stopped
+        reading before its last fragment counts as unused too.
         """
         started = self._started is not None and bool(self._started.left)
-        pending: tuple[VoiceStepKind, ...] = steps_of("workflow_start", len(self._start) + started)
+        starts = len(self._start) + started
         partial = sum(1 for result in self._handed_out if result.left)
+        pending: tuple[VoiceStepKind, ...] = steps_of("workflow_start", starts)
         pending += steps_of("workflow_turn", partial + len(self._turns))
-        if pending:
-            raise UnconsumedVoiceSteps(pending)
+        if not pending:
+            return
+        if not starts:
+            raise unconsumed("workflow turn", pending)
+        if len(pending) == starts:
+            raise unconsumed("workflow startup step", pending)
+        raise unconsumed("workflow step", pending)
+
+
+async def _one(fragment: str) -> AsyncIterator[str]:
+    # The common turn: one fragment, without the loop replay() needs for several.
+    yield fragment
 
 
 async def _nothing() -> AsyncIterator[str]:
@@ -137,7 +166,7 @@ def _result(item: object, index: int, what: str, argument: str) -> tuple[str, ..
         return scripted_error(item, "invalid_workflow_result", index, argument)
     parts = fragments(item, "invalid_fragment", index, f"workflow {what} {index + 1}", argument)
     if parts is None:
-        raise InvalidVoiceStep(
+        raise invalid_step(
             "invalid_workflow_result",
             index,
             f"a workflow {what} must be a string, a sequence of strings or an exception, "

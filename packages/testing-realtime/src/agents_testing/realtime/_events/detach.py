@@ -8,17 +8,15 @@ tools and handoffs of a session update) by identity.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
-from collections.abc import Callable
 from typing import Any, TypeVar, get_args
 
 from agents.realtime.model_events import RealtimeModelEvent
 from agents.realtime.model_inputs import RealtimeModelSendEvent
 
-from agents_testing.core import AgentsTestingError, detach
-
-from .._errors import RealtimeScriptError
+from agents_testing.core import UncopyableValue, detach, safe_repr
 
 __all__ = [
     "MODEL_EVENT_TYPES",
@@ -26,7 +24,6 @@ __all__ = [
     "detach_model_event",
     "detach_send_event",
     "detach_settings",
-    "record_copy",
     "is_model_event",
 ]
 
@@ -46,6 +43,9 @@ _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 # Field names per incoming event class, read once: every emission is copied.
 _MODEL_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
+# Whether an event class has its own ``__deepcopy__``, read once per class.
+_OWN_DEEPCOPY: dict[type, bool] = {}
+
 # Immutable field values that the copy may share.
 _KEEP_AS_IS: frozenset[type] = frozenset({str, int, float, bool, bytes, type(None)})
 
@@ -58,53 +58,100 @@ def is_model_event(value: object) -> bool:
     return isinstance(value, MODEL_EVENT_TYPES)
 
 
-def detach_settings(settings: Any) -> Any:
-    """Copy session settings, keeping the tool and handoff objects themselves."""
+def _copied(value: T, name: str, wrap_errors: bool) -> T:
+    """:func:`agents_testing.core.detach` of ``value``, failing without naming any content.
+
+    A failure names the event field (``name``) and the class of what could not be copied,
+    never a dict key or the failure's own text: sent events carry what users say and
+    type. ``wrap_errors=False`` re-raises the value's own exception, with that
+    explanation as a note (Python 3.11+); otherwise :class:`UncopyableValue`.
+    """
+    try:
+        return detach(value, name=name)
+    except UncopyableValue as error:
+        original = error.__cause__ if error.__cause__ is not None else error
+        failure = UncopyableValue(
+            name,
+            error.value_type,
+            f"a {error.value_type} in it cannot be copied ({type(original).__name__})",
+        )
+    if wrap_errors:
+        raise failure from original
+    add_note = getattr(original, "add_note", None)
+    if add_note is not None:
+        # A value's exception may refuse attributes; the original error is what counts.
+        with contextlib.suppress(Exception):
+            add_note(f"agents-testing: {failure}")
+    # Raised outside the handler, so the caller's exception is not chained to ours.
+    raise original
+
+
+def _own_deepcopy(kind: type) -> bool:
+    """Whether ``kind`` defines ``__deepcopy__``: then that method makes every copy."""
+    known = _OWN_DEEPCOPY.get(kind)
+    if known is None:
+        known = _OWN_DEEPCOPY[kind] = getattr(kind, "__deepcopy__", None) is not None
+    return known
+
+
+def detach_settings(settings: Any, *, wrap_errors: bool = True) -> Any:
+    """Copy session settings, keeping the tool and handoff objects themselves.
+
+    A value that cannot be copied raises as :func:`agents_testing.core.detach` says
+    (``wrap_errors=False``: the value's own exception).
+    """
     if type(settings) is not dict:
-        return detach(settings, name="settings")
+        return _copied(settings, "settings", wrap_errors)
     return {
         key: type(value)(value)
         if key in _LIVE_SETTINGS_KEYS and type(value) in (list, tuple)
-        else detach(value, name=f"settings[{key!r}]")
+        else _copied(value, f"settings[{safe_repr(key, 40)}]", wrap_errors)
         for key, value in settings.items()
     }
 
 
-def detach_send_event(event: RealtimeModelSendEvent) -> RealtimeModelSendEvent:
+def detach_send_event(
+    event: RealtimeModelSendEvent, *, wrap_errors: bool = True
+) -> RealtimeModelSendEvent:
     """A copy of an outgoing event that later mutation of ``event`` cannot change.
 
     Every init field is copied, so fields added by newer SDK releases survive; session
-    settings keep their tool and handoff objects.
+    settings keep their tool and handoff objects. An event class with its own
+    ``__deepcopy__`` is copied by it. A value that cannot be copied raises as
+    :func:`agents_testing.core.detach` says.
     """
     kind = type(event)
     names = _FIELD_NAMES.get(kind)
     if names is None:
-        if not dataclasses.is_dataclass(event):
-            return detach(event, name="event")
+        if not dataclasses.is_dataclass(event) or _own_deepcopy(kind):
+            return _copied(event, kind.__name__, wrap_errors)
         names = tuple(field.name for field in dataclasses.fields(event) if field.init)
         _FIELD_NAMES[kind] = names
     values = {
-        name: detach_settings(value)
+        name: value
+        if type(value) in _KEEP_AS_IS
+        else detach_settings(value, wrap_errors=wrap_errors)
         if name == "session_settings"
-        else detach(value, name=f"{kind.__name__}.{name}")
+        else _copied(value, f"{kind.__name__}.{name}", wrap_errors)
         for name in names
         for value in (getattr(event, name),)
     }
     return kind(**values)
 
 
-def detach_model_event(event: E) -> E:
+def detach_model_event(event: E, *, wrap_errors: bool = True) -> E:
     """A copy of an incoming event that shares no mutable data with ``event``.
 
     Exceptions (the payload of ``RealtimeModelExceptionEvent``) and classes keep their
     identity, so a test can check that the session raises the very exception it
-    scripted. The copy keeps the event's class, including subclasses of the SDK's.
+    scripted. The copy keeps the event's class, including subclasses of the SDK's; a
+    class with its own ``__deepcopy__`` is copied by it, as ``copy.deepcopy`` would.
     """
     kind = type(event)
     names = _MODEL_FIELD_NAMES.get(kind)
     if names is None:
-        if not dataclasses.is_dataclass(event) or isinstance(event, type):
-            return detach(event)
+        if not dataclasses.is_dataclass(event) or isinstance(event, type) or _own_deepcopy(kind):
+            return _copied(event, kind.__name__, wrap_errors)
         names = tuple(field.name for field in dataclasses.fields(event))
         _MODEL_FIELD_NAMES[kind] = names
     state = getattr(event, "__dict__", None)
@@ -119,23 +166,5 @@ def detach_model_event(event: E) -> E:
         value = getattr(event, name)
         if type(value) not in _KEEP_AS_IS and not isinstance(value, (BaseException, type)):
             # Set through object.__setattr__ so frozen event classes are copied too.
-            object.__setattr__(fresh, name, detach(value))
+            object.__setattr__(fresh, name, _copied(value, f"{kind.__name__}.{name}", wrap_errors))
     return fresh
-
-
-def record_copy(copier: Callable[[T], T], value: T, what: str) -> T:
-    """``copier(value)``, turning a failure to copy into a :class:`RealtimeScriptError`.
-
-    Used where the code under test hands the model data to record: a value that cannot
-    be copied (a lock, an open file) must fail with our error and record nothing.
-    """
-    try:
-        return copier(value)
-    except AgentsTestingError:
-        raise
-    except Exception as error:
-        raise RealtimeScriptError(
-            f"{what} holds a value that cannot be copied for the history "
-            f"({type(error).__name__}); nothing was recorded. "
-            "Send plain data (str, numbers, lists, dicts, pydantic models)."
-        ) from error

@@ -342,7 +342,9 @@ class SandboxCassette:
         root = str((manifest or Manifest()).root)
         steps = [self._step(call, index, root, where) for index, call in enumerate(calls)]
         try:
-            return scripted_sandbox_session(steps, manifest=manifest)
+            # With the session's extra checks, a drift the SDK turned into tool output is
+            # still raised again by assert_complete().
+            return scripted_sandbox_session(steps, manifest=manifest, extra_checks=True)
         except InvalidSandboxStep as error:
             raise CassetteFormatError(
                 where, f"it cannot be replayed: {error}", f"calls[{error.input_index}]"

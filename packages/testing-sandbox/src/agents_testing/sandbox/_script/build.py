@@ -1,13 +1,15 @@
 """Building a sandbox script: every step checked and its static result snapshotted.
 
-Everything that can be checked is checked when the script is built: the method, the
-shape of matchers and responders, scripted exceptions, and static results (type and
-fields), which are then snapshotted so that mutating the original value afterwards
-changes nothing.
+When the script is built, each step's method, the shape of its matcher and responder
+and its scripted exception are checked, and its static result is snapshotted, so that
+mutating the original value afterwards changes nothing. With ``extra_checks`` the
+result's type and fields are checked too, and the exception must be one an async
+session method can raise as it is.
 """
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -21,8 +23,10 @@ from agents_testing.core import (
     safe_repr,
 )
 
-from .._errors import InvalidSandboxStep, InvalidSandboxStepReason
-from .._snapshots.results import VOID_METHODS, snapshot_result
+from .._errors import InvalidSandboxStep, invalid_step
+from .._snapshots.results import VOID_METHODS, result_problem
+from .._snapshots.streams import StreamRefused
+from .._snapshots.values import CopyFailed, freeze, holds_stream
 from .._steps import KEYS, OUTCOMES, OutcomeKind, Step, scriptable_methods
 
 __all__ = ["build_steps", "callable_problem"]
@@ -59,10 +63,7 @@ def _signature(value: object) -> inspect.Signature | None:
         return None
 
 
-def _invalid(
-    reason: InvalidSandboxStepReason, index: int, method: str | None, detail: str
-) -> InvalidSandboxStep:
-    return InvalidSandboxStep(reason, index, method, detail)
+_invalid = invalid_step
 
 
 def _read_spec(index: int, raw: object) -> dict[Any, Any]:
@@ -76,7 +77,7 @@ def _read_spec(index: int, raw: object) -> dict[Any, Any]:
         raise _invalid("invalid_input", index, None, detail) from error
 
 
-def _build_step(index: int, raw: object, methods: frozenset[str]) -> Step:
+def _build_step(index: int, raw: object, methods: frozenset[str], extra_checks: bool) -> Step:
     spec = _read_spec(index, raw)
     method = spec.get("method")
     if not isinstance(method, str):
@@ -123,30 +124,81 @@ def _build_step(index: int, raw: object, methods: frozenset[str]) -> Step:
         if problem is not None:
             raise _invalid("invalid_outcome", index, method, problem)
     elif kind == "error":
-        problem = exception_problem(value)
-        if problem is None and (
-            isinstance(value, StopIteration)
-            or (isinstance(value, type) and issubclass(value, StopIteration))
-        ):
-            problem = (
-                "StopIteration cannot be raised from an async session method (Python turns "
-                "it into RuntimeError); script the RuntimeError or another exception"
-            )
+        problem = _error_problem(value, extra_checks)
         if problem is not None:
             raise _invalid("invalid_outcome", index, method, f"'error': {problem}")
     else:
-        value, problem = snapshot_result(method, value)
+        snapshot = _snapshot(index, method, value, extra_checks)
+        problem = result_problem(method, value) if extra_checks else None
         if problem is not None:
             raise _invalid("invalid_outcome", index, method, problem)
-    unchecked = frozenset(
-        role
-        for role, function in (("match", match), ("responder", spec.get("responder")))
-        if function is not None and _signature(function) is None
-    )
-    return Step(index, method, kind, value, match, unchecked)
+        value = snapshot
+    streams = kind == "result" and holds_stream(value)
+    return Step(index, method, kind, value, match, streams)
 
 
-def build_steps(steps: Iterable[object]) -> list[Step | GroupEntry[Step]]:
+def _error_problem(value: object, extra_checks: bool) -> str | None:
+    if isinstance(value, type) and issubclass(value, BaseException):
+        return (
+            f"an exception instance is raised as it is, got the class {value.__name__}; "
+            f"write {value.__name__}(...)"
+        )
+    if not isinstance(value, BaseException):
+        return f"expected an exception instance, got {type(value).__name__}"
+    if not extra_checks:
+        return None
+    problem = exception_problem(value)
+    if problem is None and isinstance(value, StopIteration):
+        problem = (
+            "StopIteration cannot be raised from an async session method (Python turns "
+            "it into RuntimeError); script the RuntimeError or another exception"
+        )
+    return problem
+
+
+def _snapshot(index: int, method: str, value: object, extra_checks: bool) -> object:
+    """The step's result, snapshotted; a stream that cannot be captured is refused."""
+    try:
+        return freeze(value)
+    except StreamRefused as refused:
+        if refused.closed:
+            detail = (
+                f"Cannot snapshot a closed sandbox {'text' if refused.text else 'byte'} "
+                f"stream. The result is a closed {refused.kind}; pass it open"
+            )
+        else:
+            detail = (
+                "Sandbox stream snapshots support only io.BytesIO and io.StringIO. The "
+                f"result is a {refused.kind}, a live stream that cannot be replayed; read "
+                "its content into an io.BytesIO first"
+            )
+        stream: InvalidSandboxStep | None = _invalid("invalid_outcome", index, method, detail)
+        original: BaseException | None = None
+    except CopyFailed as failed:
+        stream, original = None, failed.original
+    # Raised outside the handlers: the value's own exception must not be chained to ours.
+    if stream is not None:
+        raise stream
+    assert original is not None
+    if extra_checks:
+        detail = (
+            f"the result (a {type(value).__name__}) cannot be copied: its copy raised "
+            f"{type(original).__name__} (the cause); script a value copy.deepcopy can copy"
+        )
+        raise _invalid("invalid_outcome", index, method, detail) from original
+    add_note = getattr(original, "add_note", None)
+    if add_note is not None:
+        with contextlib.suppress(Exception):  # a courtesy; the error itself is what counts
+            add_note(
+                f"agents-testing: the result of sandbox step #{index + 1} ({method}) could "
+                "not be copied when the script was built"
+            )
+    raise original
+
+
+def build_steps(
+    steps: Iterable[object], *, extra_checks: bool = False
+) -> list[Step | GroupEntry[Step]]:
     """Validate every step (or ``any_order`` group) in order; the first malformed one
     raises ``InvalidSandboxStep``."""
     if isinstance(steps, (Mapping, str, bytes)) or not isinstance(steps, Iterable):
@@ -157,16 +209,18 @@ def build_steps(steps: Iterable[object]) -> list[Step | GroupEntry[Step]]:
             f"steps is a sequence of step dicts, got {type(steps).__name__}",
         )
     methods = scriptable_methods()
-    return [_build_entry(index, raw, methods) for index, raw in enumerate(steps)]
+    return [_build_entry(index, raw, methods, extra_checks) for index, raw in enumerate(steps)]
 
 
-def _build_entry(index: int, raw: object, methods: frozenset[str]) -> Step | GroupEntry[Step]:
+def _build_entry(
+    index: int, raw: object, methods: frozenset[str], extra_checks: bool
+) -> Step | GroupEntry[Step]:
     if not isinstance(raw, AnyOrder):
-        return _build_step(index, raw, methods)
+        return _build_step(index, raw, methods, extra_checks)
 
     def member(position: int, spec: object) -> Step:
         try:
-            return _build_step(index, spec, methods)
+            return _build_step(index, spec, methods, extra_checks)
         except InvalidSandboxStep as error:
             raise _invalid(
                 error.reason, index, error.method, member_problem(position, error.detail)

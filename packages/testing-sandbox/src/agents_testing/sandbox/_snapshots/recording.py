@@ -2,86 +2,91 @@
 
 from __future__ import annotations
 
-from pathlib import PurePath
+import contextlib
 from types import MappingProxyType
 from typing import Any
 
-from agents_testing.core import detach
+from agents_testing.core import ordinal
 
 from .._call import SandboxCall
-from .._errors import InvalidSandboxArgument
-from .streams import (
-    SUPPORTED_STREAMS,
-    StreamSnapshot,
-    is_stream,
-    snapshot_stream,
-    stream_problem,
-)
+from .._errors import closed_stream, uncopyable_argument, unsupported_stream
+from .streams import StreamRefused
+from .values import CopyFailed, freeze, is_plain, thaw
 
 __all__ = ["copy_call", "record_call"]
 
-# Values that cannot change after the call, so a snapshot may share them.
-_IMMUTABLE: frozenset[type] = frozenset(
-    {str, int, float, bool, bytes, type(None), frozenset, range}
-)
 
-
-def _is_immutable(value: object) -> bool:
-    return type(value) in _IMMUTABLE or isinstance(value, PurePath)
-
-
-def _snapshot(method: str, name: str, value: Any) -> Any:
-    if _is_immutable(value):
-        return value
-    if is_stream(value):
-        problem = stream_problem(value)
-        if problem is not None:
-            raise InvalidSandboxArgument(name, SUPPORTED_STREAMS, problem, method)
-        return snapshot_stream(value)
+def _frozen(method: str, call_index: int, argument: str, value: Any, wrap_errors: bool) -> Any:
     try:
-        return detach(value)
-    except Exception as error:  # a lock, a generator, cyclic data: it cannot be recorded
-        raise InvalidSandboxArgument(
-            name, "a value that can be copied", f"a {type(value).__name__}", method
-        ) from error
-
-
-def _hand_out(value: Any) -> Any:
-    if isinstance(value, StreamSnapshot):
-        return value.fresh()
-    return detach(value)
+        return freeze(value)
+    except StreamRefused as refused:
+        stream: StreamRefused | None = refused
+        original: BaseException | None = None
+    except CopyFailed as failed:
+        stream, original = None, failed.original
+    # Raised outside the handlers: the caller's own exception must not be chained to ours.
+    if stream is not None:
+        if stream.closed:
+            raise closed_stream(stream.text, stream.kind, method, call_index, argument)
+        raise unsupported_stream(stream.kind, method, call_index, argument)
+    assert original is not None
+    if wrap_errors:
+        raise uncopyable_argument(
+            type(value).__name__, type(original).__name__, method, call_index, argument
+        ) from original
+    add_note = getattr(original, "add_note", None)
+    if add_note is not None:
+        # A courtesy that must never replace the error itself. The note names the
+        # argument's position and type only: argument values may hold secrets.
+        with contextlib.suppress(Exception):
+            add_note(
+                f"agents-testing: sandbox {method} call #{ordinal(call_index)} argument "
+                f"{argument!r} (a {type(value).__name__}) could not be copied for the "
+                "recorded history; nothing was recorded or consumed."
+            )
+    raise original
 
 
 def record_call(
-    call_index: int, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+    call_index: int,
+    method: str,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    *,
+    wrap_errors: bool,
 ) -> tuple[SandboxCall, bool]:
     """Snapshot a call; the flag says whether it holds only immutable values.
 
-    The record is private: hand it out through :func:`copy_call`. A stream argument that
-    cannot be captured raises ``InvalidSandboxArgument`` before anything is recorded.
+    The record is private: hand it out through :func:`copy_call`. An argument that
+    cannot be captured raises before anything is recorded: a stream other than an open
+    ``io.BytesIO`` / ``io.StringIO`` raises a ``TypeError`` (``InvalidSandboxArgument``);
+    a value whose copy fails raises its own exception, or, with ``wrap_errors``,
+    ``InvalidSandboxArgument`` caused by it.
     """
-    shared = all(_is_immutable(arg) for arg in args) and all(
-        _is_immutable(value) for value in kwargs.values()
-    )
-    if shared:
+    if all(map(is_plain, args)) and all(map(is_plain, kwargs.values())):
         return SandboxCall(call_index, method, args, MappingProxyType(kwargs)), True
     frozen_args = tuple(
-        _snapshot(method, f"args[{position}]", arg) for position, arg in enumerate(args)
+        [
+            _frozen(method, call_index, f"args[{position}]", arg, wrap_errors)
+            for position, arg in enumerate(args)
+        ]
     )
-    frozen_kwargs = {key: _snapshot(method, key, value) for key, value in kwargs.items()}
+    frozen_kwargs = {
+        key: _frozen(method, call_index, key, value, wrap_errors) for key, value in kwargs.items()
+    }
     return SandboxCall(call_index, method, frozen_args, MappingProxyType(frozen_kwargs)), False
 
 
 def copy_call(call: SandboxCall, shared: bool) -> SandboxCall:
     """A copy of a recorded call that shares no mutable state with the history.
 
-    Captured streams become fresh streams of the same type, content and position.
+    Captured streams become fresh plain streams of the same content and position.
     """
     if shared:
         return call
     return SandboxCall(
         call.call_index,
         call.method,
-        tuple(_hand_out(arg) for arg in call.args),
-        MappingProxyType({key: _hand_out(value) for key, value in call.kwargs.items()}),
+        thaw(call.args),
+        MappingProxyType({key: thaw(value) for key, value in call.kwargs.items()}),
     )

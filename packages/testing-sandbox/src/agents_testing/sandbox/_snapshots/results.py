@@ -1,40 +1,26 @@
-"""What each scripted session method returns: checks, snapshots and fresh copies of results.
+"""What each scripted session method returns: the type checks that ``extra_checks`` adds.
 
-A result is checked (type and, for the SDK's result records, every field) before it is
-accepted, so a malformed value fails where it was scripted instead of deep inside an
-SDK tool. Accepted values are kept as snapshots, and every call gets its own copy.
+A bare session hands back whatever a step scripts, as the SDK's built-in one does. With
+``extra_checks=True`` a result is checked (type and, for the SDK's result records, every
+field) before it is accepted, so a malformed value fails where it was scripted instead
+of deep inside an SDK tool.
 """
 
 from __future__ import annotations
 
-import inspect
 import io
 from collections.abc import Callable
-from typing import Any
 
 from agents.sandbox.files import FileEntry
 from agents.sandbox.session.pty_types import PtyExecUpdate
 from agents.sandbox.types import ExecResult
 
-from agents_testing.core import detach
-
-from .streams import SUPPORTED_STREAMS, StreamSnapshot, snapshot_stream, stream_problem
-
-__all__ = [
-    "VOID_METHODS",
-    "coerce_responded",
-    "fresh_result",
-    "snapshot_result",
-]
+__all__ = ["VOID_METHODS", "result_problem"]
 
 #: Methods whose SDK return type is ``None``: a step for them may leave the outcome out.
 VOID_METHODS: frozenset[str] = frozenset({"write", "mkdir", "rm", "mv"})
 
 _MISSING = object()
-
-
-class _Rejected(Exception):
-    """A result that cannot be accepted; the message says why."""
 
 
 def _field(value: object, name: str) -> object:
@@ -44,156 +30,100 @@ def _field(value: object, name: str) -> object:
         return _MISSING
 
 
-# Plain copies, read through the base types: subclasses cannot intervene.
-def _bytes(value: object) -> bytes | None:
-    return bytes(memoryview(value)) if isinstance(value, (bytes, bytearray)) else None
+def _is_bytes(value: object) -> bool:
+    return isinstance(value, (bytes, bytearray))
 
 
-def _int(value: object) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return int.__int__(value)
-    return None
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
-_NONE = object()
+def _is_optional_int(value: object) -> bool:
+    return value is None or _is_int(value)
 
 
-def _optional_int(value: object) -> object:
-    return _NONE if value is None else _int(value)
-
-
-_FIELDS: dict[type, tuple[tuple[str, Callable[[object], object], str], ...]] = {
+_FIELDS: dict[type, tuple[tuple[str, Callable[[object], bool], str], ...]] = {
     ExecResult: (
-        ("stdout", _bytes, "bytes"),
-        ("stderr", _bytes, "bytes"),
-        ("exit_code", _int, "an int"),
+        ("stdout", _is_bytes, "bytes"),
+        ("stderr", _is_bytes, "bytes"),
+        ("exit_code", _is_int, "an int"),
     ),
     PtyExecUpdate: (
-        ("process_id", _optional_int, "an int or None"),
-        ("output", _bytes, "bytes"),
-        ("exit_code", _optional_int, "an int or None"),
-        ("original_token_count", _optional_int, "an int or None"),
+        ("process_id", _is_optional_int, "an int or None"),
+        ("output", _is_bytes, "bytes"),
+        ("exit_code", _is_optional_int, "an int or None"),
+        ("original_token_count", _is_optional_int, "an int or None"),
     ),
 }
 
 
-def _record(method: str, value: object, kind: type, label: str) -> dict[str, Any]:
+def _record_problem(method: str, value: object, kind: type, label: str) -> str | None:
     if not isinstance(value, kind):
-        raise _Rejected(f"{method} returns {label}, got {type(value).__name__}")
-    fields: dict[str, Any] = {}
-    for name, convert, expected in _FIELDS[kind]:
+        return f"{method} returns {label}, got {type(value).__name__}"
+    for name, accepts, expected in _FIELDS[kind]:
         field = _field(value, name)
         if field is _MISSING:
-            raise _Rejected(f"{method} returns {label}; its field {name!r} is missing")
-        converted = convert(field)
-        if converted is None:
-            raise _Rejected(
+            return f"{method} returns {label}; its field {name!r} is missing"
+        if not accepts(field):
+            return (
                 f"{method} returns {label}; its field {name!r} must be {expected}, "
                 f"got {type(field).__name__}"
             )
-        fields[name] = None if converted is _NONE else converted
-    return fields
-
-
-def _snapshot(method: str, value: Any) -> Any:
-    if method == "exec":
-        return ExecResult(**_record(method, value, ExecResult, "an agents.sandbox.ExecResult"))
-    if method in ("pty_exec_start", "pty_write_stdin"):
-        return PtyExecUpdate(**_record(method, value, PtyExecUpdate, "a PtyExecUpdate"))
-    if method == "read":
-        if isinstance(value, io.IOBase):
-            problem = stream_problem(value)
-            if problem is not None:
-                raise _Rejected(f"a read result must be {SUPPORTED_STREAMS}, got {problem}")
-            return snapshot_stream(value)  # type: ignore[arg-type]
-        if isinstance(value, str):
-            return StreamSnapshot(True, str.__str__(value), 0)
-        data = _bytes(value)
-        if data is None:
-            raise _Rejected(
-                "read returns an io.BytesIO or io.StringIO (bytes and str are accepted too), "
-                f"got {type(value).__name__}"
-            )
-        return StreamSnapshot(False, data, 0)
-    if method == "ls":
-        if not isinstance(value, (list, tuple)):
-            raise _Rejected(
-                f"ls returns a list of agents.sandbox.files.FileEntry, got {type(value).__name__}"
-            )
-        entries = list(value)
-        for position, entry in enumerate(entries, start=1):
-            if not isinstance(entry, FileEntry):
-                raise _Rejected(
-                    "ls returns a list of agents.sandbox.files.FileEntry; "
-                    f"item {position} is a {type(entry).__name__}"
-                )
-        return tuple(detach(entry) for entry in entries)
-    if method == "apply_patch":
-        if not isinstance(value, str):
-            raise _Rejected(f"apply_patch returns a str, got {type(value).__name__}")
-        return str.__str__(value)
-    if method == "same_file":
-        if type(value) is not bool:
-            raise _Rejected(f"same_file returns a bool, got {type(value).__name__}")
-        return value
-    # write, mkdir, rm, mv
-    if value is not None:
-        raise _Rejected(f"{method} returns None, got {type(value).__name__}")
     return None
 
 
-def snapshot_result(method: str, value: Any) -> tuple[Any, str | None]:
-    """A private snapshot of a result of ``method`` and ``None``, or ``None`` and the reason
-    ``value`` cannot be one.
-
-    Each field is read once and copied through its base type, so the snapshot shares
-    nothing mutable with ``value`` and a later change to it changes nothing.
-    """
-    try:
-        return _snapshot(method, value), None
-    except _Rejected as rejected:
-        return None, str(rejected)
-
-
-def _fresh_exec(snapshot: ExecResult) -> ExecResult:
-    return ExecResult(stdout=snapshot.stdout, stderr=snapshot.stderr, exit_code=snapshot.exit_code)
-
-
-def _fresh_update(snapshot: PtyExecUpdate) -> PtyExecUpdate:
-    return PtyExecUpdate(
-        process_id=snapshot.process_id,
-        output=snapshot.output,
-        exit_code=snapshot.exit_code,
-        original_token_count=snapshot.original_token_count,
-    )
-
-
-# Methods whose snapshots must be copied for each caller; the others hold immutable values.
-_FRESH: dict[str, Callable[[Any], Any]] = {
-    "exec": _fresh_exec,
-    "pty_exec_start": _fresh_update,
-    "pty_write_stdin": _fresh_update,
-    "read": lambda snapshot: snapshot.fresh(),
-    "ls": lambda snapshot: [detach(entry) for entry in snapshot],
-}
-
-
-def fresh_result(method: str, snapshot: Any) -> Any:
-    """A value for the caller built from a snapshot, sharing no mutable state with it."""
-    fresh = _FRESH.get(method)
-    return snapshot if fresh is None else fresh(snapshot)
-
-
-def coerce_responded(method: str, value: Any) -> tuple[Any, str | None]:
-    """A responder's value as the caller gets it, or the reason it is not acceptable."""
-    if inspect.isawaitable(value):
-        close = getattr(value, "close", None)
-        if callable(close):
-            close()  # never awaited: closing it avoids a "never awaited" warning
-        return None, (
-            f"a responder's awaitable must resolve to the {method} result, not to another awaitable"
+def _read_problem(value: object, responded: bool) -> str | None:
+    if not responded and isinstance(value, (io.BytesIO, io.StringIO)):
+        return None  # captured when the script was built, or refused there when closed
+    if responded and isinstance(value, io.IOBase):
+        try:
+            closed = value.closed is not False
+        except Exception:  # a broken stream is as unusable as a closed one
+            closed = True
+        return (
+            f"read returns an open stream, got a closed {type(value).__name__}" if closed else None
         )
-    snapshot, problem = snapshot_result(method, value)
-    if problem is not None:
-        return None, problem
-    return fresh_result(method, snapshot), None
+    if isinstance(value, (str, bytes, bytearray)):
+        return (
+            f"read returns a stream the SDK reads from, got {type(value).__name__}; wrap it "
+            f"as io.{'StringIO' if isinstance(value, str) else 'BytesIO'}(...)"
+        )
+    return f"read returns an io.BytesIO or io.StringIO, got {type(value).__name__}"
+
+
+def result_problem(method: str, value: object, *, responded: bool = False) -> str | None:
+    """Why ``value`` is not what ``method`` returns, or ``None`` when it is.
+
+    ``responded`` is true for a responder's value, which may be any open stream for
+    ``read`` (a static result must be one that can be replayed).
+    """
+    if method == "exec":
+        return _record_problem(method, value, ExecResult, "an agents.sandbox.ExecResult")
+    if method in ("pty_exec_start", "pty_write_stdin"):
+        return _record_problem(method, value, PtyExecUpdate, "a PtyExecUpdate")
+    if method == "read":
+        return _read_problem(value, responded)
+    if method == "ls":
+        if not isinstance(value, (list, tuple)):
+            return (
+                f"ls returns a list of agents.sandbox.files.FileEntry, got {type(value).__name__}"
+            )
+        for position, entry in enumerate(value, start=1):
+            if not isinstance(entry, FileEntry):
+                return (
+                    "ls returns a list of agents.sandbox.files.FileEntry; "
+                    f"item {position} is a {type(entry).__name__}"
+                )
+        return None
+    if method == "apply_patch":
+        if not isinstance(value, str):
+            return f"apply_patch returns a str, got {type(value).__name__}"
+        return None
+    if method == "same_file":
+        if type(value) is not bool:
+            return f"same_file returns a bool, got {type(value).__name__}"
+        return None
+    # write, mkdir, rm, mv
+    if value is not None:
+        return f"{method} returns None, got {type(value).__name__}"
+    return None

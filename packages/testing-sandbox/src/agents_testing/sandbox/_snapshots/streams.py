@@ -1,10 +1,11 @@
 """Snapshots of in-memory streams: ``io.BytesIO`` and ``io.StringIO`` values with their position.
 
-A scripted ``read`` result and a stream handed to a session method (``write``'s data) are
-captured once, without reading from them, and every later use gets a fresh stream of the
-same type, content and position. Only these two types can be captured that way: any
-other stream (an open file, a socket, a wrapper) is live, and a closed one has nothing
-left to capture, so both are refused before they are used.
+A scripted result and a stream handed to a session method (``write``'s data) are
+captured once, without reading from them or moving them, and every later use gets a
+fresh plain ``io.BytesIO`` / ``io.StringIO`` of the same content and position. Any
+subclass of the two counts, whatever else it defines. Any other stream (an open file,
+a socket, a wrapper) is live, and a closed one has nothing left to capture, so both are
+refused before they are used.
 """
 
 from __future__ import annotations
@@ -12,22 +13,18 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-__all__ = ["SUPPORTED_STREAMS", "StreamSnapshot", "is_stream", "snapshot_stream", "stream_problem"]
-
-#: What a captured stream must be, for messages.
-SUPPORTED_STREAMS = "an open io.BytesIO or io.StringIO"
+__all__ = ["StreamRefused", "StreamSnapshot", "capture_stream"]
 
 
 @dataclass(frozen=True)
 class StreamSnapshot:
-    """The content and position of an ``io.BytesIO`` (``text`` false) or ``io.StringIO``."""
+    """The content and position of an ``io.BytesIO`` or ``io.StringIO`` (``content`` is str)."""
 
-    text: bool
     content: bytes | str
     position: int
 
     def fresh(self) -> io.BytesIO | io.StringIO:
-        """A new stream of the captured type, holding the content, at the captured position."""
+        """A new plain stream of the captured kind, holding the content, at the position."""
         stream: io.BytesIO | io.StringIO
         if isinstance(self.content, str):
             stream = io.StringIO(self.content)
@@ -37,31 +34,34 @@ class StreamSnapshot:
         return stream
 
 
-def is_stream(value: object) -> bool:
-    """Whether ``value`` is a stream object (anything ``io.IOBase``)."""
-    return isinstance(value, io.IOBase)
+class StreamRefused(Exception):
+    """A stream that cannot be captured: ``kind`` is its class name; ``closed`` tells a
+    closed ``io.BytesIO`` / ``io.StringIO`` (``text`` for the latter) from a live stream."""
+
+    def __init__(self, kind: str, *, closed: bool, text: bool = False) -> None:
+        super().__init__(kind)
+        self.kind = kind
+        self.closed = closed
+        self.text = text
 
 
-def stream_problem(value: io.IOBase) -> str | None:
-    """What is wrong with the stream ``value`` (``"a closed BytesIO"``, ...), or ``None`` when
-    it can be captured."""
-    kind = type(value)
-    if kind is not io.BytesIO and kind is not io.StringIO:
-        return (
-            f"a {kind.__name__} (a live stream, which cannot be replayed; read its content "
-            "into an io.BytesIO first)"
-        )
+def capture_stream(value: io.IOBase) -> StreamSnapshot:
+    """Capture ``value`` (any ``io.IOBase``) or raise :class:`StreamRefused`.
+
+    Read through the base classes' own methods, so a subclass that overrides
+    ``getvalue``, ``tell`` or ``closed`` can neither fail the capture nor move the stream.
+    """
+    base: type[io.BytesIO] | type[io.StringIO]
+    if isinstance(value, io.BytesIO):
+        base = io.BytesIO
+    elif isinstance(value, io.StringIO):
+        base = io.StringIO
+    else:
+        raise StreamRefused(type(value).__name__, closed=False)
+    text = base is io.StringIO
     try:
-        closed = value.closed is not False
-    except Exception:  # a broken stream is as unusable as a closed one
-        closed = True
-    if closed:
-        return f"a closed {kind.__name__}"
-    return None
-
-
-def snapshot_stream(value: io.BytesIO | io.StringIO) -> StreamSnapshot:
-    """Capture an open ``io.BytesIO`` or ``io.StringIO`` without moving its position."""
-    if isinstance(value, io.StringIO):
-        return StreamSnapshot(True, value.getvalue(), value.tell())
-    return StreamSnapshot(False, value.getvalue(), value.tell())
+        if not base.closed.__get__(value):
+            return StreamSnapshot(base.getvalue(value), base.tell(value))  # type: ignore[arg-type]
+    except ValueError:  # a subclass that never initialized its base: nothing to capture
+        pass
+    raise StreamRefused(type(value).__name__, closed=True, text=text)

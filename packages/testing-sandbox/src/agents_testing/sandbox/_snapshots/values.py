@@ -1,0 +1,104 @@
+"""Snapshots of the values that cross the session: call arguments and static results.
+
+A value is frozen once, when it is recorded or scripted, and thawed into a fresh copy
+each time it is handed out. In order: immutable values are shared; any ``io.BytesIO``
+or ``io.StringIO`` (subclasses included, callable ones too) becomes a
+:class:`StreamSnapshot`, and any other stream is refused; tuples, lists, dicts and sets
+are walked, so a stream inside them is captured the same way; other callables keep
+their identity; anything else is deep-copied with ``copy.deepcopy``'s protocol.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import PurePath
+from typing import Any
+
+from agents_testing.core import UncopyableValue, detach
+
+from .streams import StreamSnapshot, capture_stream
+
+__all__ = ["CopyFailed", "freeze", "holds_stream", "is_plain", "thaw"]
+
+# Values that cannot change, so a snapshot may share them.
+_ATOMIC: frozenset[type] = frozenset(
+    {str, int, float, bool, bytes, complex, type(None), range, type(Ellipsis)}
+)
+
+
+class CopyFailed(Exception):
+    """A value whose deep copy raised; ``original`` is the exception it raised."""
+
+    def __init__(self, original: BaseException) -> None:
+        super().__init__(type(original).__name__)
+        self.original = original
+
+
+def is_plain(value: object) -> bool:
+    """Whether ``value`` is shared as it is by :func:`freeze` and :func:`thaw` alike."""
+    return type(value) in _ATOMIC or isinstance(value, PurePath)
+
+
+def freeze(value: Any) -> Any:
+    """A private snapshot of ``value``.
+
+    Raises ``StreamRefused`` for a stream that cannot be captured and
+    :class:`CopyFailed` for a value whose copy raised; nothing of ``value`` is changed.
+    """
+    kind = type(value)
+    if kind in _ATOMIC or isinstance(value, PurePath):
+        return value
+    if isinstance(value, io.IOBase):
+        return capture_stream(value)
+    if kind is tuple:
+        return tuple([freeze(item) for item in value])
+    if kind is list:
+        return [freeze(item) for item in value]
+    if kind is dict:
+        return {freeze(key): freeze(item) for key, item in value.items()}
+    if kind is set:
+        return {freeze(item) for item in value}
+    if kind is frozenset:
+        return frozenset([freeze(item) for item in value])
+    if callable(value):
+        return value
+    try:
+        return detach(value)
+    except UncopyableValue as uncopyable:
+        # detach keeps the value's own exception as the cause; that is the one to report.
+        original = uncopyable.__cause__ or uncopyable
+    raise CopyFailed(original)
+
+
+def thaw(value: Any) -> Any:
+    """A fresh copy of a snapshot made by :func:`freeze`, sharing nothing mutable with it."""
+    kind = type(value)
+    if kind in _ATOMIC:
+        return value
+    if kind is StreamSnapshot:
+        return value.fresh()
+    if kind is tuple:
+        return tuple([thaw(item) for item in value])
+    if kind is list:
+        return [thaw(item) for item in value]
+    if kind is dict:
+        return {thaw(key): thaw(item) for key, item in value.items()}
+    if kind is set:
+        return {thaw(item) for item in value}
+    if kind is frozenset:
+        return frozenset([thaw(item) for item in value])
+    if callable(value) or isinstance(value, PurePath):
+        return value
+    return detach(value)
+
+
+def holds_stream(value: Any) -> bool:
+    """Whether a snapshot holds a captured stream, which every use must get afresh."""
+    kind = type(value)
+    if kind is StreamSnapshot:
+        return True
+    if kind is tuple or kind is list or kind is set or kind is frozenset:
+        return any(holds_stream(item) for item in value)
+    if kind is dict:
+        return any(holds_stream(key) or holds_stream(item) for key, item in value.items())
+    return False
