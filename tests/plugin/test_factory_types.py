@@ -44,14 +44,9 @@ def test_a_factory_type_has_the_signature_of_the_double(
     assert next(iter(call.parameters)) == "self"
     expected_parameters = list(made.parameters.values())
     if double in (agents_testing.model.ScriptedModel, agents_testing.model.ScriptedModelProvider):
-        # The fixture's models stream tool-call items unless told otherwise, and their
-        # extra checks follow the test's marker unless an argument says otherwise.
+        # The fixture's models stream tool-call items unless told otherwise.
         expected_parameters = [
-            p.replace(default=True)
-            if p.name == "stream_all_items"
-            else p.replace(default=None, annotation="bool | None")
-            if p.name == "extra_checks"
-            else p
+            p.replace(default=True) if p.name == "stream_all_items" else p
             for p in expected_parameters
         ]
     # A fixture's extra_checks=None means the test's setting (on unless the marker says off).

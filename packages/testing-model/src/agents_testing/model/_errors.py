@@ -26,7 +26,6 @@ Message shapes are stable so that tests can ``match=`` on them:
 
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from agents.exceptions import ModelBehaviorError
@@ -90,18 +89,9 @@ _ON_PURPOSE = "; to script a wrong call on purpose, pass check_tool_calls=False.
 class ModelScriptError(AgentsTestingError):
     """Base of every error raised by the model boundary's doubles.
 
-    Subclasses take the message first and their fields as keywords; they pickle with
-    both.
+    Subclasses take the message first and their fields as keywords (named in core's
+    ``_keyword_fields``); they pickle and copy with both.
     """
-
-    #: The keyword fields a subclass's constructor takes, for pickling.
-    _fields: ClassVar[tuple[str, ...]] = ()
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        message = self.args[0] if self.args else ""
-        fields = {name: getattr(self, name) for name in self._fields}
-        # The instance dict rides along: notes and attributes set later survive too.
-        return (partial(type(self), **fields), (message,), dict(self.__dict__))
 
 
 class InvalidModelStep(ModelScriptError, InvalidStepError):
@@ -114,7 +104,7 @@ class InvalidModelStep(ModelScriptError, InvalidStepError):
     ``detail`` is the message without its ``Invalid model step #N:`` prefix.
     """
 
-    _fields: ClassVar[tuple[str, ...]] = ("reason", "input_index", "detail")
+    _keyword_fields: ClassVar[tuple[str, ...]] = ("reason", "input_index", "detail")
 
     reason: InvalidModelStepReason
     input_index: int
@@ -143,7 +133,7 @@ class UnstreamableOutputItem(InvalidModelStep, ModelBehaviorError):
     its Python class name (``"dict"`` for a plain dict).
     """
 
-    _fields = ("reason", "input_index", "detail", "output_index", "item_type")
+    _keyword_fields = ("reason", "input_index", "detail", "output_index", "item_type")
 
     def __init__(
         self,
@@ -167,7 +157,7 @@ class UnexpectedModelCall(ModelScriptError, UnexpectedCallError):
     ``ScriptedModel.calls``.
     """
 
-    _fields = ("call", "call_index")
+    _keyword_fields = ("call", "call_index")
 
     def __init__(self, message: str, *, call: ModelCall, call_index: int) -> None:
         self.call = call
@@ -187,7 +177,7 @@ class ModelCallMatcherError(ModelScriptError, UnexpectedCallError):
     and also leaves the step pending.
     """
 
-    _fields = ("call", "call_index", "input_index", "pending_steps", "in_group")
+    _keyword_fields = ("call", "call_index", "input_index", "pending_steps", "in_group")
 
     def __init__(
         self,
@@ -216,7 +206,7 @@ class UnconsumedModelSteps(ModelScriptError, UnconsumedStepsError):
     steps were used.
     """
 
-    _fields = ("remaining_steps", "pending_steps", "consumed")
+    _keyword_fields = ("remaining_steps", "pending_steps", "consumed")
 
     remaining_steps: int
 
@@ -242,7 +232,7 @@ class InvalidModelArgument(ModelScriptError, TypeError):
     a wrong argument.
     """
 
-    _fields = ("argument", "expected", "got")
+    _keyword_fields = ("argument", "expected", "got")
 
     def __init__(self, message: str, *, argument: str, expected: str, got: str) -> None:
         self.argument = argument
@@ -260,7 +250,7 @@ class TrajectoryMismatch(ModelScriptError, AssertionError):
     where that side has no step at fault. The message is a step-by-step diff.
     """
 
-    _fields = (
+    _keyword_fields = (
         "expected",
         "actual",
         "order",
@@ -308,7 +298,7 @@ class InvalidScriptedToolCall(ModelScriptError):
     value; the last three are None where they do not apply.
     """
 
-    _fields = (
+    _keyword_fields = (
         "reason",
         "call_index",
         "output_index",
@@ -355,7 +345,7 @@ class UnscriptedModelCall(ModelScriptError, UnexpectedCallError):
     have a script, in the order they were given. Nothing was recorded for the call.
     """
 
-    _fields = ("agent_name", "model_name", "known_agents", "known_models")
+    _keyword_fields = ("agent_name", "model_name", "known_agents", "known_models")
 
     def __init__(
         self,
@@ -382,7 +372,7 @@ class UnconsumedProviderSteps(ModelScriptError, UnconsumedStepsError):
     another and ``remaining_steps`` counts them.
     """
 
-    _fields = ("scripts", "total_scripts")
+    _keyword_fields = ("scripts", "total_scripts")
 
     remaining_steps: int
 
