@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
 from agents import Agent, RunConfig, Runner
 from agents.result import RunResult, RunResultStreaming
 from agents.stream_events import StreamEvent
+from agents.tracing import get_trace_provider, set_trace_provider
+from agents.tracing.provider import DefaultTraceProvider
+
+from ._span_recorder import Recorder
 
 RunAgent = Callable[..., Awaitable[Any]]
 
@@ -47,3 +51,18 @@ def streamed(request: pytest.FixtureRequest) -> bool:
 def run() -> Callable[..., Awaitable[Any]]:
     """``run(agent, input, streamed=..., **runner_kwargs)`` with tracing disabled."""
     return run_agent
+
+
+@pytest.fixture
+def recorder() -> Iterator[Recorder]:
+    """A private trace provider that only records, for the duration of one test."""
+    previous = get_trace_provider()
+    provider = DefaultTraceProvider()
+    recorder = Recorder()
+    provider.set_processors([recorder])
+    provider.set_disabled(False)
+    set_trace_provider(provider)
+    try:
+        yield recorder
+    finally:
+        set_trace_provider(previous)

@@ -63,7 +63,7 @@ async def test_a_rejected_request_raises_and_leaves_the_step_pending(
     assert info.value.call_index == 0
     assert info.value.input_index == 0
     assert not info.value.in_group
-    assert [step.output for step in info.value.pending_steps] == [(assistant_message("Sunny."),)]
+    assert [step.output for step in info.value.pending_steps] == [[assistant_message("Sunny.")]]
     assert len(model.calls) == 1
     assert model.remaining_steps == 1
     with pytest.raises(UnconsumedModelSteps):
@@ -194,8 +194,8 @@ async def test_a_request_no_group_member_accepts_raises(run: RunAgent, streamed:
     )
     assert info.value.in_group
     assert [step.output for step in info.value.pending_steps] == [
-        (assistant_message("fr"),),
-        (assistant_message("es"),),
+        [assistant_message("fr")],
+        [assistant_message("es")],
     ]
     assert model.remaining_steps == 2
 
@@ -216,9 +216,9 @@ async def test_pending_group_members_are_listed_and_reported(run: RunAgent) -> N
     await run(agent, "Hi", streamed=True)
 
     assert [step.output for step in model.pending_steps] == [
-        (assistant_message("y"),),
-        (assistant_message("z"),),
-        (assistant_message("w"),),
+        [assistant_message("y")],
+        [assistant_message("z")],
+        [assistant_message("w")],
     ]
     assert model.remaining_steps == 3
     with pytest.raises(UnconsumedModelSteps) as info:
@@ -237,7 +237,7 @@ def test_pending_steps_are_copies() -> None:
     item: Any = copy.output[0]
     item.content[0].text = "changed"
 
-    assert model.pending_steps[0].output == (assistant_message("x"),)
+    assert model.pending_steps[0].output == [assistant_message("x")]
 
 
 @pytest.mark.parametrize(

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 from typing import Any
 
 import pytest
 from agents import Agent, AgentOutputSchema, ModelSettings, ModelTracing, function_tool, handoff
-from agents.testing import ModelCall, ScriptedModel, assistant_message, function_call
+from agents.testing import ModelCall, ModelStep, ScriptedModel, assistant_message, function_call
 from pydantic import BaseModel
+
+from agents_testing.core import UncopyableValue
 
 
 @function_tool
@@ -113,11 +117,77 @@ async def test_recorded_call_fields_cannot_be_reassigned() -> None:
         call.input = []  # type: ignore[misc]
     with pytest.raises(AttributeError):
         call.streamed = True  # type: ignore[misc]
-    with pytest.raises(TypeError):
-        ModelCall()
 
     assert call.input == "hello"
     assert call.streamed is False
+
+
+def test_a_test_can_build_a_call_to_unit_test_a_responder() -> None:
+    settings = ModelSettings(temperature=0.5)
+    items: list[Any] = [{"role": "user", "content": "Summarize this"}]
+    call = ModelCall(
+        system_instructions="Be brief.",
+        input=items,
+        model_settings=settings,
+        tools=[],
+        output_schema=None,
+        handoffs=[],
+        tracing=ModelTracing.DISABLED,
+        previous_response_id=None,
+        conversation_id=None,
+        prompt=None,
+        streamed=False,
+    )
+    items[0]["content"] = "changed"
+    settings.temperature = 1.0
+
+    def respond(call: ModelCall) -> Any:
+        assert call.input == [{"role": "user", "content": "Summarize this"}]
+        return [assistant_message(f"{call.system_instructions} {call.user_text}")]
+
+    assert respond(call)[0].content[0].text == "Be brief. Summarize this"
+    assert call.model_settings.temperature == 0.5
+    assert dataclasses.is_dataclass(call)
+    assert [field.name for field in dataclasses.fields(call)] == [
+        "system_instructions",
+        "input",
+        "model_settings",
+        "tools",
+        "output_schema",
+        "handoffs",
+        "tracing",
+        "previous_response_id",
+        "conversation_id",
+        "prompt",
+        "streamed",
+    ]
+    assert dataclasses.replace(call, streamed=True).streamed is True
+    assert call == dataclasses.replace(call)
+    with pytest.raises(TypeError):
+        ModelCall()  # type: ignore[call-arg]
+
+
+@pytest.mark.asyncio
+async def test_a_built_call_equals_the_recorded_one(run: Any, streamed: bool) -> None:
+    model = ScriptedModel([[assistant_message("ok")]])
+    await run(Agent(name="Assistant", model=model), "hello", streamed=streamed)
+    recorded = model.calls[0]
+
+    built = ModelCall(
+        system_instructions=recorded.system_instructions,
+        input=recorded.input,
+        model_settings=recorded.model_settings,
+        tools=recorded.tools,
+        output_schema=recorded.output_schema,
+        handoffs=recorded.handoffs,
+        tracing=recorded.tracing,
+        previous_response_id=recorded.previous_response_id,
+        conversation_id=recorded.conversation_id,
+        prompt=recorded.prompt,
+        streamed=streamed,
+    )
+
+    assert built == recorded
 
 
 @pytest.mark.asyncio
@@ -214,3 +284,111 @@ async def test_conversation_id_and_prompt_are_recorded(run: Any, streamed: bool)
     assert call.prompt is not None
     assert call.prompt["id"] == "pmpt_1"
     assert call.prompt.get("variables") == {"tone": "brief"}
+
+
+# -- a request value that cannot be copied -----------------------------------------------
+
+
+class _RefusesCopy:
+    """A value whose deep copy fails with one known exception object."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        raise self.error
+
+
+def _request_with(where: str, value: Any) -> tuple[Any, ...]:
+    settings = ModelSettings(extra_args={"k": value}) if where == "settings" else ModelSettings()
+    items: Any = [{"role": "user", "content": "hi", "extra": value}] if where == "input" else "hi"
+    prompt = {"id": "pmpt_1", "variables": {"k": value}} if where == "prompt" else None
+    return (None, items, settings, [], None, [], ModelTracing.DISABLED, None, None, prompt)
+
+
+async def _send(model: ScriptedModel, request: tuple[Any, ...], *, streamed: bool) -> None:
+    args, (previous, conversation, prompt) = request[:7], request[7:]
+    options = {"previous_response_id": previous, "conversation_id": conversation, "prompt": prompt}
+    if streamed:
+        async for _ in model.stream_response(*args, **options):
+            pass
+    else:
+        await model.get_response(*args, **options)
+
+
+def _untouched_model(touched: list[str]) -> ScriptedModel:
+    def respond(call: ModelCall) -> Any:
+        touched.append("responder")
+        return [assistant_message("never")]
+
+    def match(call: ModelCall) -> bool:
+        touched.append("matcher")
+        return True
+
+    return ScriptedModel([ModelStep.respond(respond, match=match)])
+
+
+@pytest.mark.parametrize("where", ["settings", "input", "prompt"])
+@pytest.mark.parametrize("streamed", [False, True], ids=["get_response", "stream_response"])
+@pytest.mark.asyncio
+async def test_a_value_that_cannot_be_copied_raises_its_own_error_and_nothing_happens(
+    where: str, streamed: bool
+) -> None:
+    refusal = RuntimeError("x")
+    touched: list[str] = []
+    model = _untouched_model(touched)
+
+    with pytest.raises(RuntimeError) as raised:
+        await _send(model, _request_with(where, _RefusesCopy(refusal)), streamed=streamed)
+
+    assert raised.value is refusal
+    assert raised.value.__cause__ is None
+    if sys.version_info >= (3, 11):
+        assert any(note.startswith("agents-testing: ") for note in raised.value.__notes__)
+    assert model.calls == ()
+    assert model.remaining_steps == 1
+    assert touched == []
+
+
+@pytest.mark.parametrize("where", ["settings", "input", "prompt"])
+@pytest.mark.parametrize("streamed", [False, True], ids=["get_response", "stream_response"])
+@pytest.mark.asyncio
+async def test_with_extra_checks_a_value_that_cannot_be_copied_is_named(
+    where: str, streamed: bool
+) -> None:
+    refusal = RuntimeError("x")
+    model = ScriptedModel([[assistant_message("never")]], extra_checks=True)
+
+    with pytest.raises(UncopyableValue) as raised:
+        await _send(model, _request_with(where, _RefusesCopy(refusal)), streamed=streamed)
+
+    assert raised.value.__cause__ is refusal
+    assert raised.value.path.startswith(
+        {"settings": "model_settings", "input": "input"}.get(where, where)
+    )
+    assert model.calls == ()
+    assert model.remaining_steps == 1
+
+
+@pytest.mark.parametrize("extra_checks", [False, True], ids=["bare", "extra_checks"])
+@pytest.mark.asyncio
+async def test_a_prompt_that_cannot_be_copied_fails_the_run_before_anything_is_recorded(
+    run: Any, streamed: bool, extra_checks: bool
+) -> None:
+    refusal = RuntimeError("x")
+    model = ScriptedModel([[assistant_message("never")]], extra_checks=extra_checks)
+    agent = Agent(
+        name="Assistant",
+        model=model,
+        prompt={"id": "pmpt_1", "variables": {"k": _RefusesCopy(refusal)}},  # type: ignore[arg-type]
+    )
+
+    with pytest.raises(UncopyableValue if extra_checks else RuntimeError) as raised:
+        await run(agent, "Hi", streamed=streamed)
+
+    if extra_checks:
+        assert raised.value.__cause__ is refusal
+    else:
+        assert raised.value is refusal
+    assert model.calls == ()
+    assert model.remaining_steps == 1

@@ -6,10 +6,13 @@ import pickle
 from typing import Any
 
 import pytest
-from agents import Agent
+from agents import Agent, ModelSettings
+from agents.models.interface import ModelTracing
 from agents.testing import (
     InvalidModelStep,
+    ModelCall,
     ModelScriptError,
+    ModelStep,
     ScriptedModel,
     UnconsumedModelSteps,
     UnexpectedModelCall,
@@ -22,7 +25,15 @@ from agents_testing.core import (
     UnconsumedStepsError,
     UnexpectedCallError,
 )
-from agents_testing.model import InvalidModelArgument
+from agents_testing.model import (
+    InvalidModelArgument,
+    InvalidScriptedToolCall,
+    ModelCallMatcherError,
+    TrajectoryMismatch,
+    UnconsumedProviderSteps,
+    UnscriptedModelCall,
+    UnstreamableOutputItem,
+)
 
 
 def test_each_error_has_the_boundary_base_and_its_kind_base() -> None:
@@ -49,14 +60,27 @@ def test_invalid_step_fields_are_zero_based_and_the_message_counts_from_one() ->
 async def test_unexpected_call_message_says_what_to_do(run: Any, streamed: bool) -> None:
     model = ScriptedModel()
 
-    with pytest.raises(UnexpectedModelCall) as raised:
+    with pytest.raises(UnexpectedModelCall, match="no scripted steps remain") as raised:
         await run(Agent(name="Assistant", model=model), "Hi", streamed=streamed)
 
     error = raised.value
     assert error.call_index == 0
     assert error.call is model.calls[0]
-    assert str(error).startswith("Unexpected model call #1: the script has no step left")
+    mode = "streaming" if streamed else "non-streaming"
+    assert str(error).startswith(f"Unexpected {mode} model call #1: no scripted steps remain.")
     assert "enqueue()" in str(error)
+
+
+@pytest.mark.asyncio
+async def test_unexpected_call_message_counts_calls_from_one(run: Any, streamed: bool) -> None:
+    model = ScriptedModel([[assistant_message("one")]])
+    agent = Agent(name="Assistant", model=model)
+    await run(agent, "Hi", streamed=streamed)
+
+    with pytest.raises(UnexpectedModelCall, match=r"call #2: no scripted steps remain") as raised:
+        await run(agent, "Hi again", streamed=streamed)
+
+    assert raised.value.call_index == 1
 
 
 def test_unconsumed_steps_reports_what_is_left() -> None:
@@ -71,22 +95,121 @@ def test_unconsumed_steps_reports_what_is_left() -> None:
     assert "the first is step #1" in str(raised.value)
 
 
-def test_errors_survive_pickling_with_their_fields() -> None:
-    error = InvalidModelStep("invalid_error", 3, "error must be an exception instance")
+def _a_call() -> ModelCall:
+    return ModelCall(
+        system_instructions=None,
+        input="hi",
+        model_settings=ModelSettings(),
+        tools=[],
+        output_schema=None,
+        handoffs=[],
+        tracing=ModelTracing.DISABLED,
+        previous_response_id=None,
+        conversation_id=None,
+        prompt=None,
+        streamed=False,
+    )
+
+
+def _constructed() -> list[tuple[Exception, dict[str, Any]]]:
+    call = _a_call()
+    pending = (ModelStep(output=[assistant_message("x")]),)
+    unconsumed = UnconsumedModelSteps("left", remaining_steps=1, pending_steps=pending)
+    return [
+        (
+            InvalidModelStep("bad step", reason="invalid_input", input_index=3),
+            {"reason": "invalid_input", "input_index": 3, "detail": "bad step"},
+        ),
+        (
+            UnexpectedModelCall("too many calls", call=call, call_index=4),
+            {"call": call, "call_index": 4},
+        ),
+        (UnconsumedModelSteps("left over", remaining_steps=2), {"remaining_steps": 2}),
+        (
+            InvalidModelArgument("bad argument", argument="x", expected="a bool", got="int 1"),
+            {"argument": "x", "expected": "a bool", "got": "int 1"},
+        ),
+        (
+            ModelCallMatcherError("rejected", call=call, call_index=0, input_index=1),
+            {"call": call, "call_index": 0, "input_index": 1, "in_group": False},
+        ),
+        (
+            TrajectoryMismatch(
+                "different", expected=(), actual=(), order="strict", arguments="exact", reason="r"
+            ),
+            {"expected": (), "actual": (), "order": "strict", "reason": "r"},
+        ),
+        (
+            InvalidScriptedToolCall(
+                "wrong tool", reason="unknown_tool", call_index=0, output_index=1, tool_name="f"
+            ),
+            {"reason": "unknown_tool", "output_index": 1, "tool_name": "f"},
+        ),
+        (
+            UnscriptedModelCall("no script", agent_name="A", model_name=None),
+            {"agent_name": "A", "model_name": None},
+        ),
+        (
+            UnconsumedProviderSteps("left in scripts", scripts={"default": unconsumed}),
+            {"remaining_steps": 1, "total_scripts": 1},
+        ),
+        (
+            UnstreamableOutputItem("cannot stream", input_index=2, item_type="dict"),
+            {"reason": "invalid_stream_events", "input_index": 2, "item_type": "dict"},
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("error", "fields"),
+    _constructed(),
+    ids=lambda value: type(value).__name__ if isinstance(value, Exception) else "",
+)
+def test_every_error_takes_its_message_and_its_fields_as_keywords(
+    error: Exception, fields: dict[str, Any]
+) -> None:
+    assert str(error) in {
+        "bad step",
+        "too many calls",
+        "left over",
+        "bad argument",
+        "rejected",
+        "different",
+        "wrong tool",
+        "no script",
+        "left in scripts",
+        "cannot stream",
+    }
+    for name, value in fields.items():
+        assert getattr(error, name) == value
 
     copy = pickle.loads(pickle.dumps(error))
 
+    assert type(copy) is type(error)
+    assert str(copy) == str(error)
+    for name, value in fields.items():
+        if name != "call":
+            assert getattr(copy, name) == value
+
+
+def test_errors_survive_pickling_with_their_fields() -> None:
+    with pytest.raises(InvalidModelStep) as raised:
+        ScriptedModel([[assistant_message("ok")], {"error": "not an exception"}])
+
+    copy = pickle.loads(pickle.dumps(raised.value))
+
     assert (copy.reason, copy.input_index, str(copy)) == (
         "invalid_error",
-        3,
-        str(error),
+        1,
+        str(raised.value),
     )
 
 
 def test_invalid_argument_survives_pickling_with_its_fields() -> None:
-    error = InvalidModelArgument("emit_traces", "a bool", "str 'yes'")
+    with pytest.raises(InvalidModelArgument) as raised:
+        ScriptedModel(emit_traces="yes")  # type: ignore[arg-type]
 
-    copy = pickle.loads(pickle.dumps(error))
+    copy = pickle.loads(pickle.dumps(raised.value))
 
     assert (copy.argument, copy.expected, copy.got, str(copy)) == (
         "emit_traces",

@@ -22,6 +22,7 @@ from agents.testing import (
 )
 from openai.types.responses import ResponseOutputMessage, ResponseOutputText
 
+from agents_testing.core import compat
 from agents_testing.model import InvalidModelArgument
 
 
@@ -214,9 +215,16 @@ async def test_responder_exceptions_propagate_as_they_are(run: Any, streamed: bo
     assert len(model.calls) == 1
 
 
+def test_a_model_step_defaults_to_the_fixed_response_id_and_the_default_usage() -> None:
+    assert ModelStep().response_id == "resp-789"
+    assert ModelStep.stream([]).response_id == "resp-789"
+    assert ModelStep().usage == Usage()
+    assert ModelStep().output == []
+
+
 @pytest.mark.asyncio
 async def test_unset_usage_and_response_id_get_deterministic_defaults() -> None:
-    model = ScriptedModel([[assistant_message("a")], [assistant_message("b")]])
+    model = ScriptedModel([[assistant_message("a")], ModelStep(output=[assistant_message("b")])])
 
     responses = []
     for _ in range(2):
@@ -237,12 +245,54 @@ async def test_unset_usage_and_response_id_get_deterministic_defaults() -> None:
             )
         )
 
-    assert [response.response_id for response in responses] == [
-        "resp_scripted_1",
-        "resp_scripted_2",
-    ]
+    assert [response.response_id for response in responses] == ["resp-789", "resp-789"]
     assert [response.usage.requests for response in responses] == [1, 1]
     assert responses[0].usage.total_tokens == 0
+    assert responses[0].usage is not responses[1].usage
+
+
+@pytest.mark.parametrize("usage", [None, Usage()], ids=["no usage", "all-zero usage"])
+@pytest.mark.asyncio
+async def test_a_step_without_usage_reports_the_default_usage(
+    usage: Any, run: Any, streamed: bool
+) -> None:
+    default = Usage(requests=1, input_tokens=10, output_tokens=5, total_tokens=15)
+    model = ScriptedModel(
+        [ModelStep(output=[assistant_message("a")], usage=usage)], default_usage=default
+    )
+
+    result = await run(Agent(name="Assistant", model=model), "Hi", streamed=streamed)
+
+    reported = _raw_responses(result)[0].usage
+    assert (reported.input_tokens, reported.output_tokens, reported.total_tokens) == (10, 5, 15)
+    assert _usage_of(result).requests == 1
+
+
+@pytest.mark.asyncio
+async def test_set_default_usage_changes_the_usage_of_later_calls(run: Any, streamed: bool) -> None:
+    model = ScriptedModel([[assistant_message("a")], [assistant_message("b")]])
+    agent = Agent(name="Assistant", model=model)
+    first = await run(agent, "one", streamed=streamed)
+    usage = Usage(requests=2, input_tokens=7, output_tokens=1, total_tokens=8)
+
+    model.set_default_usage(usage)
+    usage.input_tokens = 700  # copied when set
+    second = await run(agent, "two", streamed=streamed)
+
+    assert _usage_of(first).input_tokens == 0
+    assert _usage_of(second).input_tokens == 7
+    if not streamed or compat.streamed_usage_attributes()[0] is not None:
+        # Streamed runs carry the request count where the SDK reads it.
+        assert _usage_of(second).requests == 2
+
+
+def test_set_default_usage_refuses_what_is_not_a_usage() -> None:
+    model = ScriptedModel()
+
+    with pytest.raises(InvalidModelArgument) as raised:
+        model.set_default_usage({"input_tokens": 1})  # type: ignore[arg-type]
+
+    assert raised.value.argument == "set_default_usage(usage)"
 
 
 @pytest.mark.asyncio
@@ -287,7 +337,6 @@ def _ok() -> Any:
 INVALID: list[tuple[str, Any, str]] = [
     ("int", 42, "invalid_input"),
     ("str", "just text", "invalid_input"),
-    ("dict item", [{"type": "message", "content": "x"}], "invalid_input"),
     ("bad usage", {"output": [], "usage": {"input_tokens": 1}}, "invalid_input"),
     ("bad response_id", ModelStep(response_id=7), "invalid_input"),  # type: ignore[arg-type]
     ("bad output", ModelStep(output="text"), "invalid_input"),  # type: ignore[arg-type]
@@ -302,18 +351,18 @@ INVALID: list[tuple[str, Any, str]] = [
         "invalid_stream_events",
     ),
     (
-        "error and output",
-        {"error": Boom("x"), "output": [assistant_message("y")]},
-        "conflicting_outcomes",
-    ),
-    (
-        "responder and output",
-        {"responder": lambda call: [], "output": [assistant_message("y")]},
-        "conflicting_outcomes",
-    ),
-    (
         "error and responder",
         {"error": Boom("x"), "responder": lambda call: []},
+        "conflicting_outcomes",
+    ),
+    (
+        "error and stream events",
+        ModelStep(error=Boom("x"), stream_events=[]),
+        "conflicting_outcomes",
+    ),
+    (
+        "responder and stream events",
+        ModelStep(responder=lambda call: [], stream_events=[]),
         "conflicting_outcomes",
     ),
     (
@@ -328,11 +377,40 @@ INVALID: list[tuple[str, Any, str]] = [
     ),
 ]
 
+# Refused only by a model made with extra_checks=True; a bare model takes them, as the
+# SDK's own double does.
+STRICTER: list[tuple[str, Any, str]] = [
+    ("dict item", [{"type": "message", "content": "x"}], "invalid_input"),
+    (
+        "apply-patch dict without operation",
+        [{"type": "apply_patch_call", "call_id": "c1"}],
+        "invalid_input",
+    ),
+    (
+        "error and output",
+        {"error": Boom("x"), "output": [assistant_message("y")]},
+        "conflicting_outcomes",
+    ),
+    (
+        "error and response id",
+        {"error": Boom("x"), "response_id": "resp_x", "usage": Usage(requests=1)},
+        "conflicting_outcomes",
+    ),
+    (
+        "responder and output",
+        {"responder": lambda call: [], "output": [assistant_message("y")]},
+        "conflicting_outcomes",
+    ),
+]
+
 
 @pytest.mark.parametrize(("label", "bad", "reason"), INVALID, ids=[case[0] for case in INVALID])
-def test_malformed_step_is_rejected_by_the_constructor(label: str, bad: Any, reason: str) -> None:
+@pytest.mark.parametrize("extra_checks", [False, True], ids=["bare", "extra_checks"])
+def test_malformed_step_is_rejected_by_the_constructor(
+    label: str, bad: Any, reason: str, extra_checks: bool
+) -> None:
     with pytest.raises(InvalidModelStep) as raised:
-        ScriptedModel([_ok(), _ok(), bad])
+        ScriptedModel([_ok(), _ok(), bad], extra_checks=extra_checks)
 
     assert raised.value.reason == reason
     assert raised.value.input_index == 2
@@ -353,6 +431,63 @@ def test_malformed_step_is_never_queued_by_extend_or_enqueue(
     assert (extended.value.reason, extended.value.input_index) == (reason, 1)
     assert (enqueued.value.reason, enqueued.value.input_index) == (reason, 0)
     assert model.remaining_steps == 1
+
+
+@pytest.mark.parametrize(("label", "bad", "reason"), STRICTER, ids=[case[0] for case in STRICTER])
+def test_extra_checks_refuse_more_steps_when_queued(label: str, bad: Any, reason: str) -> None:
+    model = ScriptedModel([_ok()], extra_checks=True)
+
+    with pytest.raises(InvalidModelStep, match=r"^Invalid model step #2: ") as extended:
+        model.extend([_ok(), bad])
+    with pytest.raises(InvalidModelStep) as enqueued:
+        model.enqueue(bad)
+
+    assert (extended.value.reason, extended.value.input_index) == (reason, 1)
+    assert (enqueued.value.reason, enqueued.value.input_index) == (reason, 0)
+    assert model.remaining_steps == 1
+
+
+@pytest.mark.parametrize(("label", "bad", "reason"), STRICTER, ids=[case[0] for case in STRICTER])
+def test_a_bare_model_queues_what_only_extra_checks_refuse(
+    label: str, bad: Any, reason: str
+) -> None:
+    model = ScriptedModel([_ok(), bad])
+
+    model.enqueue(bad)
+
+    assert model.remaining_steps == 3
+
+
+@pytest.mark.asyncio
+async def test_response_fields_next_to_an_error_are_ignored_by_a_bare_model(
+    run: Any, streamed: bool
+) -> None:
+    model = ScriptedModel(
+        [{"error": Boom("down"), "output": [assistant_message("never")], "response_id": "x"}]
+    )
+
+    with pytest.raises(Boom, match="down"):
+        await run(Agent(name="Assistant", model=model), "Hi", streamed=streamed)
+
+    model.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_output_next_to_a_responder_is_ignored_by_a_bare_model(
+    run: Any, streamed: bool
+) -> None:
+    model = ScriptedModel(
+        [
+            ModelStep(
+                responder=lambda call: [assistant_message("from the responder")],
+                output=[assistant_message("ignored")],
+            )
+        ]
+    )
+
+    result = await run(Agent(name="Assistant", model=model), "Hi", streamed=streamed)
+
+    assert result.final_output == "from the responder"
 
 
 def test_a_single_step_instead_of_a_list_of_steps_is_rejected() -> None:
@@ -424,10 +559,9 @@ _CALL = function_call("get_weather", {"city": "Oslo"}, call_id="call_1")
     [
         ModelStep(output=[_CALL], response_id=None),
         {"output": [_CALL], "response_id": None},
-        {"output": [_CALL]},
         ModelResponse(output=[_CALL], usage=Usage(requests=1), response_id=None),
     ],
-    ids=["ModelStep", "dict", "dict without the key", "ModelResponse"],
+    ids=["ModelStep", "dict", "ModelResponse"],
 )
 @pytest.mark.asyncio
 async def test_a_step_without_a_response_id_gives_none_and_nothing_is_chained(
@@ -439,32 +573,29 @@ async def test_a_step_without_a_response_id_gives_none_and_nothing_is_chained(
     result = await run(agent, "Weather?", streamed=streamed, auto_previous_response_id=True)
 
     assert result.final_output == "Sunny."
-    assert [response.response_id for response in _raw_responses(result)] == [
-        None,
-        "resp_scripted_2",
-    ]
+    assert [response.response_id for response in _raw_responses(result)] == [None, "resp-789"]
     assert model.calls[1].previous_response_id is None
 
 
+@pytest.mark.parametrize(
+    "step",
+    [[_CALL], ModelStep(output=[_CALL]), {"output": [_CALL]}],
+    ids=["sequence", "ModelStep", "dict without the key"],
+)
 @pytest.mark.asyncio
-async def test_only_the_output_sequence_shorthand_gets_a_deterministic_id(
-    run: Any, streamed: bool
+async def test_a_step_that_names_no_response_id_gets_the_fixed_one(
+    step: Any, run: Any, streamed: bool
 ) -> None:
-    model = ScriptedModel(
-        [
-            [function_call("get_weather", {"city": "Oslo"}, call_id="call_1")],
-            [assistant_message("Sunny.")],
-        ]
-    )
+    model = ScriptedModel([step, [assistant_message("Sunny.")]])
     agent = Agent(name="Assistant", model=model, tools=[get_weather])
 
     result = await run(agent, "Weather?", streamed=streamed, auto_previous_response_id=True)
 
     assert [response.response_id for response in _raw_responses(result)] == [
-        "resp_scripted_1",
-        "resp_scripted_2",
+        "resp-789",
+        "resp-789",
     ]
-    assert model.calls[1].previous_response_id == "resp_scripted_1"
+    assert model.calls[1].previous_response_id == "resp-789"
 
 
 # -- scripted exceptions ---------------------------------------------------------------
@@ -615,18 +746,63 @@ async def test_pending_steps_are_copies_that_change_nothing_queued(run: Any) -> 
         ScriptedModel([pending]).assert_complete()
 
 
-def test_a_model_step_freezes_the_lists_it_is_given() -> None:
-    output = [assistant_message("a")]
+def test_a_model_step_is_a_mutable_value() -> None:
+    step = ModelStep(output=[assistant_message("a")], response_id="a")
+
+    step.response_id = "b"
+
+    assert step == ModelStep(output=[assistant_message("a")], response_id="b")
+    assert step != ModelStep(output=[assistant_message("a")], response_id="a")
+    with pytest.raises(TypeError):
+        hash(step)
+
+
+@pytest.mark.asyncio
+async def test_changing_a_step_after_it_was_queued_changes_nothing_queued(
+    run: Any, streamed: bool
+) -> None:
+    usage = Usage(requests=1, input_tokens=5)
+    step = ModelStep(
+        output=[assistant_message("as queued")],
+        usage=usage,
+        response_id="resp_a",
+        raw_usage={"tokens": 1},
+    )
+    model = ScriptedModel([step])
+
+    step.response_id = "resp_b"
+    message: Any = step.output[0]
+    message.content[0].text = "changed"
+    step.output.append(assistant_message("appended"))  # type: ignore[attr-defined]
+    usage.input_tokens = 500
+    step.usage = Usage(requests=9)
+    assert step.raw_usage is not None
+    step.raw_usage["tokens"] = 2  # type: ignore[index]
+
+    result = await run(Agent(name="Assistant", model=model), "Hi", streamed=streamed)
+
+    (response,) = _raw_responses(result)
+    assert result.final_output == "as queued"
+    assert response.response_id == "resp_a"
+    assert response.usage.input_tokens == 5
+    assert len(response.output) == 1
+
+
+def test_changing_queued_retry_advice_or_stream_events_changes_nothing_queued() -> None:
+    advice = ModelRetryAdvice(suggested=True)
     events: list[Any] = []
-    step = ModelStep.stream(events, output=output)
+    failing = ModelStep.raise_error(Boom("x"), retry_advice=advice)
+    streaming = ModelStep.stream(events, output=[assistant_message("a")])
+    model = ScriptedModel([failing, streaming])
 
-    output.append(assistant_message("b"))
+    advice.suggested = False
     events.append("not an event")
+    failing.retry_advice = None
 
-    assert isinstance(step.output, tuple)
-    assert len(step.output) == 1
-    assert step.stream_events == ()
-    ScriptedModel([step])
+    first, second = model.pending_steps
+    assert first.retry_advice is not None
+    assert first.retry_advice.suggested is True
+    assert second.stream_events == []
 
 
 # -- constructor arguments -------------------------------------------------------------

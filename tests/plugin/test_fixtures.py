@@ -73,11 +73,15 @@ async def test_scripted_model_takes_the_constructor_arguments(
     fixture_parameters = inspect.signature(scripted_model).parameters
     class_parameters = inspect.signature(ScriptedModel).parameters
     assert list(fixture_parameters) == list(class_parameters)
-    # The one difference: the fixture's models stream tool-call items by default.
+    # The differences: the fixture's models stream tool-call items by default, and their
+    # extra checks follow the test's marker (on unless it says otherwise).
     assert fixture_parameters["stream_all_items"].default is True
     assert class_parameters["stream_all_items"].default is False
-    assert {name: p for name, p in fixture_parameters.items() if name != "stream_all_items"} == {
-        name: p for name, p in class_parameters.items() if name != "stream_all_items"
+    assert fixture_parameters["extra_checks"].default is None
+    assert class_parameters["extra_checks"].default is False
+    differing = ("stream_all_items", "extra_checks")
+    assert {name: p for name, p in fixture_parameters.items() if name not in differing} == {
+        name: p for name, p in class_parameters.items() if name not in differing
     }
 
     result = Runner.run_streamed(Agent(name="Streamer", model=model), "Hello")

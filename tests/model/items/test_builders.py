@@ -18,6 +18,12 @@ from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessa
 from agents_testing.model import InvalidModelArgument
 
 
+@function_tool
+def weather(city: str) -> str:
+    """The weather in a city."""
+    return f"{city}: sunny"
+
+
 def test_assistant_message_is_a_completed_output_message() -> None:
     message = assistant_message("Hello.", item_id="msg_7")
 
@@ -26,24 +32,100 @@ def test_assistant_message_is_a_completed_output_message() -> None:
     assert [part.text for part in message.content] == ["Hello."]  # type: ignore[union-attr]
 
 
-def test_assistant_message_has_a_default_id() -> None:
-    assert assistant_message("a").id == assistant_message("b").id
+def test_assistant_message_has_a_fixed_default_id_and_empty_logprobs() -> None:
+    message = assistant_message("a")
+
+    assert message.id == "scripted-message" == assistant_message("b").id
+    assert message.content[0].logprobs == []  # type: ignore[union-attr]
+    assert message.model_dump(exclude_unset=True)["content"] == [
+        {"type": "output_text", "text": "a", "annotations": [], "logprobs": []}
+    ]
 
 
-def test_function_call_encodes_mapping_arguments_as_json() -> None:
-    call = function_call("lookup", {"city": "Tokyo", "days": 2}, call_id="call_1")
+@pytest.mark.asyncio
+async def test_the_default_message_id_and_logprobs_reach_the_next_request(
+    run: Any, streamed: bool
+) -> None:
+    model = ScriptedModel(
+        [
+            [assistant_message("One."), function_call("weather", {"city": "Oslo"}, call_id="c1")],
+            [assistant_message("Two.")],
+        ]
+    )
+    await run(Agent(name="Assistant", model=model, tools=[weather]), "Hi", streamed=streamed)
+
+    sent = model.calls[1].input
+    assert isinstance(sent, list)
+    message = sent[1]
+    assert message["id"] == "scripted-message"  # type: ignore[typeddict-item]
+    assert message["content"][0]["logprobs"] == []  # type: ignore[typeddict-item,index]
+
+
+def test_function_call_is_the_item_the_provider_would_send() -> None:
+    call = function_call("lookup", {"city": "東京", "days": 2}, call_id="call_1")
 
     assert isinstance(call, ResponseFunctionToolCall)
-    assert json.loads(call.arguments) == {"city": "Tokyo", "days": 2}
-    assert (call.name, call.call_id, call.id, call.status) == (
-        "lookup",
-        "call_1",
-        None,
-        "completed",
+    assert call.model_dump(exclude_unset=True) == {
+        "arguments": '{"city":"東京","days":2}',
+        "call_id": "call_1",
+        "id": "call_1",
+        "name": "lookup",
+        "type": "function_call",
+    }
+    assert json.loads(call.arguments) == {"city": "東京", "days": 2}
+    assert call.status is None
+
+
+def test_function_call_keeps_the_key_order_and_a_given_empty_item_id() -> None:
+    call = function_call("f", {"b": 1, "a": [1, 2]}, call_id="c1", item_id="")
+
+    assert call.arguments == '{"b":1,"a":[1,2]}'
+    assert call.id == ""
+
+
+@pytest.mark.asyncio
+async def test_the_recorded_input_item_of_a_function_call_has_no_status(
+    run: Any, streamed: bool
+) -> None:
+    model = ScriptedModel(
+        [
+            [function_call("weather", {"city": "東京"}, call_id="c1")],
+            [assistant_message("Done.")],
+        ]
     )
 
+    result = await run(
+        Agent(name="Assistant", model=model, tools=[weather]), "Hi", streamed=streamed
+    )
 
-def test_function_call_keeps_string_arguments_and_optional_fields() -> None:
+    sent = model.calls[1].input
+    assert isinstance(sent, list)
+    assert sent[1] == {
+        "arguments": '{"city":"東京"}',
+        "call_id": "c1",
+        "id": "c1",
+        "name": "weather",
+        "type": "function_call",
+    }
+    assert "東京" in json.dumps(sent[1], ensure_ascii=False)
+    items = getattr(result, "result", result).new_items
+    assert items[0].raw_item.id == "c1"
+
+
+@pytest.mark.asyncio
+async def test_a_function_call_without_call_id_takes_the_assigned_id_as_its_id(
+    run: Any, streamed: bool
+) -> None:
+    model = ScriptedModel([[function_call("weather", {"city": "Oslo"})], [assistant_message("ok")]])
+
+    await run(Agent(name="Assistant", model=model, tools=[weather]), "Hi", streamed=streamed)
+
+    sent = model.calls[1].input
+    assert isinstance(sent, list)
+    assert (sent[1]["call_id"], sent[1]["id"]) == ("call_1", "call_1")  # type: ignore[typeddict-item]
+
+
+def test_function_call_keeps_string_arguments_and_sets_namespace_only_when_given() -> None:
     call = function_call(
         "lookup", '{"raw": true}', call_id="call_2", item_id="fc_2", namespace="geo"
     )
@@ -51,6 +133,9 @@ def test_function_call_keeps_string_arguments_and_optional_fields() -> None:
     assert call.arguments == '{"raw": true}'
     assert call.id == "fc_2"
     assert call.namespace == "geo"
+    assert "namespace" not in function_call("lookup", "{}", call_id="c").model_dump(
+        exclude_unset=True
+    )
 
 
 @pytest.mark.parametrize(

@@ -122,8 +122,8 @@ async def test_custom_tool_call_runs_the_custom_tool_and_streams_its_input(
             and event.data.type.startswith("response.custom_tool_call_input")
         ]
         assert [(event.type, event.item_id) for event in first_response] == [
-            ("response.custom_tool_call_input.delta", "resp_scripted_1_item_0"),
-            ("response.custom_tool_call_input.done", "resp_scripted_1_item_0"),
+            ("response.custom_tool_call_input.delta", "resp-789_item_0"),
+            ("response.custom_tool_call_input.done", "resp-789_item_0"),
         ]
         assert [getattr(event, "delta", None) for event in first_response] == ["select 1", None]
 

@@ -153,11 +153,11 @@ async def test_hosted_call_in_a_streamed_run_needs_the_opt_in(
         await run(Agent(name="Researcher", model=model), "Go", streamed=True)
 
     assert str(raised.value) == (
-        f"Invalid model step #1: output item 2 has type '{kind}', which has no automatic "
-        f"streaming lifecycle (only assistant messages, reasoning, function calls and "
-        f"apply-patch calls do). Make the model with ScriptedModel(..., "
-        f"stream_all_items=True) to stream it as the provider does, or script this step "
-        f"with ModelStep.stream(events, output=[...]) and give its exact events."
+        f"Invalid model step #1: Automatic streaming does not support "
+        f"{type(build()).__name__}. Use ModelStep.stream(...) to provide exact normalized "
+        f"stream events (output item 2 is one; only assistant messages, reasoning items, "
+        f"function calls and apply-patch calls stream automatically). Or make the model "
+        f"with ScriptedModel(..., stream_all_items=True) to stream it as the provider does."
     )
 
 

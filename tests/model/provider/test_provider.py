@@ -148,7 +148,7 @@ async def test_a_used_up_script_fails_the_call_instead_of_falling_back_to_the_de
             run_config=RunConfig(model_provider=provider, tracing_disabled=True),
         )
 
-    assert str(raised.value).startswith("Unexpected model call #1: the script has no step left")
+    assert "model call #1: no scripted steps remain" in str(raised.value)
     assert provider.default is not None
     assert provider.default.calls == ()
 

@@ -175,13 +175,16 @@ def test_the_fixture_takes_the_constructor_arguments(
     made = inspect.signature(scripted_model_provider).parameters
     constructor = inspect.signature(ScriptedModelProvider).parameters
     assert list(made) == list(constructor)
-    # The one difference, as with scripted_model: the fixture streams every item.
+    # The differences, as with scripted_model: the fixture streams every item, and its
+    # extra checks follow the test's marker (on unless it says otherwise).
     assert (made["stream_all_items"].default, constructor["stream_all_items"].default) == (
         True,
         False,
     )
-    assert {n: p for n, p in made.items() if n != "stream_all_items"} == {
-        n: p for n, p in constructor.items() if n != "stream_all_items"
+    assert (made["extra_checks"].default, constructor["extra_checks"].default) == (None, False)
+    differing = ("stream_all_items", "extra_checks")
+    assert {n: p for n, p in made.items() if n not in differing} == {
+        n: p for n, p in constructor.items() if n not in differing
     }
     provider = scripted_model_provider(by_model={"gpt-4.1": []})
 

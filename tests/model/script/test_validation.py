@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import pytest
-from agents import Agent, ApplyPatchTool, Usage
+from agents import Agent, ApplyPatchTool, ModelBehaviorError, ModelSettings, Usage
 from agents.editor import ApplyPatchOperation
+from agents.models.interface import ModelTracing
 from agents.testing import (
     InvalidModelStep,
     ModelStep,
@@ -17,11 +18,20 @@ from agents.testing import (
     function_call,
 )
 from openai.types.responses import (
+    ResponseApplyPatchToolCall,
     ResponseOutputItemDoneEvent,
     ResponseReasoningItem,
     ResponseTextDeltaEvent,
 )
 from openai.types.responses.response_reasoning_item import Summary
+from pydantic import ValidationError
+
+_REQUEST: tuple[Any, ...] = (None, "hi", ModelSettings(), [], None, [], ModelTracing.DISABLED)
+
+
+async def _collect(stream: AsyncIterator[Any], into: list[Any]) -> None:
+    async for event in stream:
+        into.append(event)
 
 
 def _reasoning() -> ResponseReasoningItem:
@@ -30,9 +40,9 @@ def _reasoning() -> ResponseReasoningItem:
     )
 
 
-def _rejected(bad_step: Any) -> InvalidModelStep:
+def _rejected(bad_step: Any, *, extra_checks: bool = False) -> InvalidModelStep:
     with pytest.raises(InvalidModelStep) as raised:
-        ScriptedModel([[assistant_message("fine")], bad_step])
+        ScriptedModel([[assistant_message("fine")], bad_step], extra_checks=extra_checks)
     assert raised.value.input_index == 1
     assert str(raised.value).startswith("Invalid model step #2: ")
     return raised.value
@@ -115,17 +125,29 @@ def test_a_cyclic_raw_usage_is_rejected_without_recursing_forever() -> None:
     assert "raw_usage['a']['self']" in str(_rejected({"raw_usage": cyclic}))
 
 
-def test_a_dict_item_without_an_output_item_type_is_rejected() -> None:
-    error = _rejected([{"type": "response.output_text.delta", "delta": "hi"}])
+def test_with_extra_checks_a_dict_item_without_an_output_item_type_is_rejected() -> None:
+    error = _rejected([{"type": "response.output_text.delta", "delta": "hi"}], extra_checks=True)
 
     assert "output item 1 is a dict with type 'response.output_text.delta'" in str(error)
 
 
-def test_an_incomplete_dict_item_is_rejected_with_the_missing_field_named() -> None:
-    error = _rejected([{"type": "apply_patch_call", "call_id": "patch_1"}])
+def test_a_bare_model_takes_dict_items_as_they_are() -> None:
+    item = {"type": "response.output_text.delta", "delta": "hi"}
+    model = ScriptedModel([[item]])  # type: ignore[list-item]
+    item["delta"] = "changed"
+
+    (pending,) = model.pending_steps
+    queued: list[Any] = list(pending.output)
+    assert queued == [{"type": "response.output_text.delta", "delta": "hi"}]
+
+
+def test_with_extra_checks_an_incomplete_apply_patch_dict_is_rejected_with_the_field_named() -> (
+    None
+):
+    error = _rejected([{"type": "apply_patch_call", "call_id": "patch_1"}], extra_checks=True)
 
     assert error.reason == "invalid_input"
-    assert "output item 1.id: Field required" in str(error)
+    assert "output item 1.operation: Field required" in str(error)
 
 
 def test_messages_survive_values_whose_repr_raises() -> None:
@@ -195,22 +217,150 @@ async def test_an_apply_patch_call_given_as_a_dict_reaches_the_editor(
     model.assert_complete()
 
 
-@pytest.mark.asyncio
-async def test_a_message_given_as_a_dict_answers_the_call(run: Any, streamed: bool) -> None:
-    message = {
+def _message_dict() -> dict[str, Any]:
+    return {
         "type": "message",
         "id": "msg_1",
         "role": "assistant",
         "status": "completed",
         "content": [{"type": "output_text", "text": "From a dict.", "annotations": []}],
     }
+
+
+@pytest.mark.asyncio
+async def test_a_message_given_as_a_dict_answers_a_non_streamed_call(run: Any) -> None:
+    message = _message_dict()
     model = ScriptedModel([[message]])  # type: ignore[list-item]
+
+    result = await run(Agent(name="Assistant", model=model), "Hi", streamed=False)
+
+    assert result.final_output == "From a dict."
+    message["content"][0]["text"] = "changed afterwards"
+    assert result.final_output == "From a dict."
+
+
+@pytest.mark.asyncio
+async def test_with_extra_checks_a_message_dict_becomes_the_message_item(
+    run: Any, streamed: bool
+) -> None:
+    model = ScriptedModel([[_message_dict()]], extra_checks=True)  # type: ignore[list-item]
 
     result = await run(Agent(name="Assistant", model=model), "Hi", streamed=streamed)
 
     assert result.final_output == "From a dict."
-    message["content"][0]["text"] = "changed afterwards"  # type: ignore[index]
-    assert result.final_output == "From a dict."
+
+
+# -- apply-patch calls given as dicts ----------------------------------------------------
+
+
+def _patch(**fields: Any) -> dict[str, Any]:
+    return {
+        "type": "apply_patch_call",
+        "call_id": "c1",
+        "operation": {"type": "delete_file", "path": "a.txt"},
+        **fields,
+    }
+
+
+@pytest.mark.asyncio
+async def test_an_apply_patch_dict_gets_the_call_id_as_id_and_a_completed_status(
+    run: Any, streamed: bool
+) -> None:
+    editor = RecordingEditor()
+    model = ScriptedModel([[_patch()], [assistant_message("Deleted.")]])  # type: ignore[list-item]
+    agent = Agent(name="Editor", model=model, tools=[ApplyPatchTool(editor=editor)])
+
+    result = await run(agent, "Delete a.txt", streamed=streamed)
+
+    (first, _) = getattr(result, "result", result).raw_responses
+    (item,) = first.output
+    assert isinstance(item, ResponseApplyPatchToolCall)
+    assert (item.id, item.call_id, item.status) == ("c1", "c1", "completed")
+    assert [(op.type, op.path) for op in editor.operations] == [("delete_file", "a.txt")]
+
+
+_BAD_PATCHES: list[tuple[str, dict[str, Any], type[Exception], str]] = [
+    (
+        "empty call id",
+        _patch(call_id=""),
+        ModelBehaviorError,
+        "Tool invocations require a non-empty string call ID before execution",
+    ),
+    (
+        "call id not a str",
+        _patch(call_id=7),
+        ModelBehaviorError,
+        "Tool invocations require a non-empty string call ID before execution",
+    ),
+    (
+        "empty id",
+        _patch(id=""),
+        ModelBehaviorError,
+        "Apply-patch tool calls require a non-empty string item ID when provided",
+    ),
+    (
+        "id None",
+        _patch(id=None),
+        ModelBehaviorError,
+        "Apply-patch tool calls require a non-empty string item ID when provided",
+    ),
+    ("status None", _patch(status=None), ValidationError, "status"),
+    ("empty status", _patch(status=""), ValidationError, "status"),
+    ("unknown status", _patch(status="done"), ValidationError, "status"),
+    (
+        "no operation",
+        {"type": "apply_patch_call", "call_id": "c1"},
+        ValidationError,
+        "operation",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("label", "patch", "kind", "fragment"), _BAD_PATCHES, ids=[case[0] for case in _BAD_PATCHES]
+)
+@pytest.mark.asyncio
+async def test_a_bad_apply_patch_dict_is_queued_and_fails_the_call_that_uses_it(
+    label: str,
+    patch: dict[str, Any],
+    kind: type[Exception],
+    fragment: str,
+    run: Any,
+    streamed: bool,
+) -> None:
+    model = ScriptedModel([[patch]])  # type: ignore[list-item]
+    model.enqueue([patch])  # type: ignore[list-item]
+    model.extend([[patch]])  # type: ignore[list-item]
+    agent = Agent(name="Editor", model=model, tools=[ApplyPatchTool(editor=RecordingEditor())])
+
+    with pytest.raises(kind, match=fragment):
+        await run(agent, "Patch", streamed=streamed)
+
+    assert len(model.calls) == 1
+    assert model.remaining_steps == 2
+
+
+@pytest.mark.asyncio
+async def test_a_bad_apply_patch_dict_fails_a_stream_before_any_event() -> None:
+    model = ScriptedModel([[assistant_message("Before."), _patch(call_id="")]])  # type: ignore[list-item]
+    events: list[Any] = []
+
+    with pytest.raises(ModelBehaviorError, match="non-empty string call ID"):
+        await _collect(model.stream_response(*_REQUEST), events)
+
+    assert events == []
+
+
+@pytest.mark.parametrize(
+    ("label", "patch", "kind", "fragment"), _BAD_PATCHES, ids=[case[0] for case in _BAD_PATCHES]
+)
+def test_with_extra_checks_a_bad_apply_patch_dict_is_refused_when_queued(
+    label: str, patch: dict[str, Any], kind: type[Exception], fragment: str
+) -> None:
+    error = _rejected([patch], extra_checks=True)
+
+    assert error.reason == "invalid_input"
+    assert fragment in str(error)
 
 
 def test_valid_items_are_queued_as_equal_copies() -> None:

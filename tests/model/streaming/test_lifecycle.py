@@ -6,8 +6,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from agents import Agent, ApplyPatchTool, Usage, function_tool
+from agents import Agent, ApplyPatchTool, ModelBehaviorError, ModelSettings, Usage, function_tool
 from agents.editor import ApplyPatchOperation
+from agents.models.interface import ModelTracing
 from agents.stream_events import RawResponsesStreamEvent, RunItemStreamEvent
 from agents.testing import (
     InvalidModelStep,
@@ -16,12 +17,17 @@ from agents.testing import (
     ScriptedModel,
     assistant_message,
     function_call,
+    refusal,
 )
+from agents.usage import RequestUsage
 from openai.types.responses import (
     Response,
     ResponseApplyPatchToolCall,
+    ResponseCodeInterpreterToolCall,
     ResponseCompletedEvent,
     ResponseCreatedEvent,
+    ResponseCustomToolCall,
+    ResponseFunctionToolCall,
     ResponseFunctionWebSearch,
     ResponseOutputItemDoneEvent,
     ResponseOutputMessage,
@@ -30,13 +36,30 @@ from openai.types.responses import (
     ResponseTextDeltaEvent,
 )
 from openai.types.responses.response_function_web_search import ActionSearch
-from openai.types.responses.response_reasoning_item import Summary
+from openai.types.responses.response_output_item import ImageGenerationCall, McpCall
+from openai.types.responses.response_output_text import (
+    AnnotationURLCitation,
+    Logprob,
+    LogprobTopLogprob,
+)
+from openai.types.responses.response_reasoning_item import Content, Summary
+from pydantic import BaseModel
+
+from agents_testing.core import compat
+
+# The positional arguments of one direct model call: no runner involved.
+_REQUEST: tuple[Any, ...] = (None, "hi", ModelSettings(), [], None, [], ModelTracing.DISABLED)
 
 
 @function_tool
 def lookup(order_id: str) -> str:
     """Look up an order."""
     return f"order {order_id} shipped"
+
+
+async def _collect(stream: AsyncIterator[Any], into: list[Any]) -> None:
+    async for event in stream:
+        into.append(event)
 
 
 def raw_types(events: list[Any]) -> list[str]:
@@ -65,6 +88,7 @@ async def test_assistant_message_streams_the_full_lifecycle_and_text_deltas(run:
 
     assert raw_types(streamed.events) == [
         "response.created",
+        "response.in_progress",
         "response.output_item.added",
         "response.content_part.added",
         "response.output_text.delta",
@@ -107,8 +131,9 @@ async def test_reasoning_item_streams_summary_and_text_events(run: Any) -> None:
     streamed = await run(Agent(name="Assistant", model=model), "Hi", streamed=True)
 
     types = raw_types(streamed.events)
-    assert types[:7] == [
+    assert types[:8] == [
         "response.created",
+        "response.in_progress",
         "response.output_item.added",
         "response.reasoning_summary_part.added",
         "response.reasoning_summary_text.delta",
@@ -194,8 +219,9 @@ async def test_apply_patch_call_streams_added_and_done_and_reaches_the_editor(
     assert [(op.type, op.path) for op in editor.operations] == [("create_file", "notes.txt")]
     if streamed:
         types = raw_types(result.events)
-        assert types[:4] == [
+        assert types[:5] == [
             "response.created",
+            "response.in_progress",
             "response.output_item.added",
             "response.output_item.done",
             "response.completed",
@@ -223,13 +249,21 @@ def _web_search() -> ResponseFunctionWebSearch:
 async def test_items_without_a_lifecycle_are_rejected_in_automatic_streaming(run: Any) -> None:
     model = ScriptedModel([[_web_search(), assistant_message("Found it.")]])
 
-    with pytest.raises(InvalidModelStep) as raised:
+    with pytest.raises(
+        ModelBehaviorError,
+        match=(
+            r"Automatic streaming does not support ResponseFunctionWebSearch\..*"
+            r"ModelStep\.stream"
+        ),
+    ) as raised:
         await run(Agent(name="Searcher", model=model), "Search", streamed=True)
 
+    assert isinstance(raised.value, InvalidModelStep)
     assert raised.value.reason == "invalid_stream_events"
     assert raised.value.input_index == 0
-    assert "web_search_call" in str(raised.value)
-    assert "ModelStep.stream" in str(raised.value)
+    assert "stream_all_items=True" in str(raised.value)
+    assert len(model.calls) == 1
+    assert model.remaining_steps == 0
 
 
 @pytest.mark.asyncio
@@ -407,29 +441,79 @@ def _without_lifecycle() -> dict[str, Any]:
     }
 
 
+_CLASSES: dict[str, Any] = {
+    "custom_tool_call": ResponseCustomToolCall,
+    "code_interpreter_call": ResponseCodeInterpreterToolCall,
+    "mcp_call": McpCall,
+    "image_generation_call": ImageGenerationCall,
+}
+_CLASS_NAMES = {kind: cls.__name__ for kind, cls in _CLASSES.items()}
+
+
+def _item(kind: str) -> Any:
+    return _CLASSES[kind].model_validate(_without_lifecycle()[kind])
+
+
 @pytest.mark.parametrize("kind", sorted(_without_lifecycle()))
 @pytest.mark.asyncio
 async def test_an_item_without_a_lifecycle_is_refused_only_when_a_streamed_call_reaches_it(
     kind: str, run: Any
 ) -> None:
-    step = ModelStep(output=[_without_lifecycle()[kind], assistant_message("Done.")])
+    step = ModelStep(output=[_item(kind), assistant_message("Done.")])
     model = ScriptedModel([[assistant_message("First.")], step])
     agent = Agent(name="Assistant", model=model)
 
     first = await run(agent, "Hi", streamed=True)
     assert first.final_output == "First."
     assert model.remaining_steps == 1
-    with pytest.raises(InvalidModelStep) as raised:
+    with pytest.raises(
+        ModelBehaviorError, match=f"Automatic streaming does not support {_CLASS_NAMES[kind]}"
+    ) as raised:
         await run(agent, "Again", streamed=True)
 
+    assert isinstance(raised.value, InvalidModelStep)
     assert raised.value.reason == "invalid_stream_events"
     assert raised.value.input_index == 1
-    assert f"output item 1 has type '{kind}'" in str(raised.value)
+    assert model.remaining_steps == 0
+
+
+@pytest.mark.asyncio
+async def test_an_item_without_a_lifecycle_is_refused_before_any_event() -> None:
+    model = ScriptedModel([[assistant_message("Before."), _item("mcp_call")]])
+    events: list[Any] = []
+
+    with pytest.raises(ModelBehaviorError, match="does not support McpCall"):
+        await _collect(model.stream_response(*_REQUEST), events)
+
+    assert events == []
+    assert len(model.calls) == 1
+
+
+@pytest.mark.asyncio
+async def test_a_dict_item_is_refused_in_automatic_streaming(run: Any) -> None:
+    message = assistant_message("From a dict.").model_dump()
+    model = ScriptedModel([[message]])  # type: ignore[list-item]
+
+    with pytest.raises(
+        ModelBehaviorError,
+        match=r"Automatic streaming does not support dict\..*ModelStep\.stream",
+    ):
+        await run(Agent(name="Assistant", model=model), "Hi", streamed=True)
+
+
+@pytest.mark.asyncio
+async def test_with_extra_checks_a_dict_item_becomes_its_model_and_streams(run: Any) -> None:
+    message = assistant_message("From a dict.").model_dump()
+    model = ScriptedModel([[message]], extra_checks=True)  # type: ignore[list-item]
+
+    streamed = await run(Agent(name="Assistant", model=model), "Hi", streamed=True)
+
+    assert streamed.final_output == "From a dict."
 
 
 @pytest.mark.asyncio
 async def test_an_item_without_a_lifecycle_serves_a_non_streamed_run(run: Any) -> None:
-    image = _without_lifecycle()["image_generation_call"]
+    image = _item("image_generation_call")
     model = ScriptedModel([ModelStep(output=[image, assistant_message("Drawn.")])])
 
     result = await run(Agent(name="Artist", model=model), "Draw", streamed=False)
@@ -506,3 +590,415 @@ async def test_a_factory_yielding_an_output_item_fails_with_our_error(run: Any) 
 
     with pytest.raises(InvalidModelStep, match=r"^Invalid model step #1: stream event 1 is "):
         await run(Agent(name="Assistant", model=model), "Hi", streamed=True)
+
+
+# -- the automatic stream, event by event -------------------------------------------------
+
+
+def _raw(streamed: Any) -> list[Any]:
+    return [event.data for event in streamed.events if isinstance(event, RawResponsesStreamEvent)]
+
+
+async def _stream_of(run: Any, output: list[Any], **step: Any) -> list[Any]:
+    """The raw events of one streamed run answering with ``output``."""
+    model = ScriptedModel([ModelStep(output=output, **step), [assistant_message("Done.")]])
+    agent = Agent(name="Assistant", model=model, tools=[lookup])
+    streamed = await run(agent, "Hi", streamed=True)
+    events = _raw(streamed)
+    completed = [index for index, event in enumerate(events) if event.type == "response.completed"]
+    return events[: completed[0] + 1]
+
+
+@pytest.mark.asyncio
+async def test_an_automatic_stream_opens_with_created_then_in_progress(run: Any) -> None:
+    usage = Usage(requests=1, input_tokens=4, output_tokens=2, total_tokens=6)
+    events = await _stream_of(run, [assistant_message("hi")], usage=usage, response_id="resp_1")
+
+    assert [event.type for event in events] == [
+        "response.created",
+        "response.in_progress",
+        "response.output_item.added",
+        "response.content_part.added",
+        "response.output_text.delta",
+        "response.output_text.done",
+        "response.content_part.done",
+        "response.output_item.done",
+        "response.completed",
+    ]
+    assert [event.sequence_number for event in events] == list(range(9))
+    created, in_progress, completed = events[0], events[1], events[-1]
+    for opening in (created, in_progress):
+        assert opening.response.id == "resp_1"
+        assert opening.response.model == completed.response.model
+        assert opening.response.output == []
+        assert opening.response.status == "in_progress"
+        assert opening.response.usage is None
+    assert created.response is not in_progress.response
+    assert completed.response.status == "completed"
+    assert completed.response.output == [assistant_message("hi")]
+    assert completed.response.usage.total_tokens == 6
+
+
+@pytest.mark.asyncio
+async def test_a_refusal_streams_its_own_delta_and_done_events() -> None:
+    model = ScriptedModel([[refusal("No.")]])
+
+    events: list[Any] = [event async for event in model.stream_response(*_REQUEST)]
+
+    assert [event.type for event in events] == [
+        "response.created",
+        "response.in_progress",
+        "response.output_item.added",
+        "response.content_part.added",
+        "response.refusal.delta",
+        "response.refusal.done",
+        "response.content_part.done",
+        "response.output_item.done",
+        "response.completed",
+    ]
+    assert [event.sequence_number for event in events] == list(range(9))
+    assert events[3].part.refusal == ""
+    assert (events[4].delta, events[5].refusal) == ("No.", "No.")
+
+
+@pytest.mark.asyncio
+async def test_raw_usage_rides_only_on_the_completed_response() -> None:
+    _, raw_attribute = compat.streamed_usage_attributes()
+    model = ScriptedModel([ModelStep(output=[assistant_message("hi")], raw_usage={"tokens": 3})])
+    settings = ModelSettings(preserve_raw_usage=True) if raw_attribute else ModelSettings()
+
+    events: list[Any] = [
+        event
+        async for event in model.stream_response(None, "hi", settings, [], None, [], *_REQUEST[6:])
+    ]
+
+    assert getattr(events[0].response, str(raw_attribute), None) is None
+    assert getattr(events[1].response, str(raw_attribute), None) is None
+    if raw_attribute is not None:
+        assert getattr(events[-1].response, raw_attribute) == {"tokens": 3}
+
+
+def _reasoning(**fields: Any) -> ResponseReasoningItem:
+    return ResponseReasoningItem(
+        id="rs_1",
+        type="reasoning",
+        summary=[Summary(type="summary_text", text="Think.")],
+        encrypted_content="secret-state",
+        status="completed",
+        **fields,
+    )
+
+
+@pytest.mark.asyncio
+async def test_item_added_events_announce_in_progress_copies_of_the_items() -> None:
+    call = ResponseFunctionToolCall(
+        type="function_call", name="lookup", arguments='{"order_id": "1"}', call_id="c1", id="fc_1"
+    )
+    patch = ResponseApplyPatchToolCall.model_validate(
+        {
+            "id": "apc_1",
+            "call_id": "p1",
+            "type": "apply_patch_call",
+            "status": "completed",
+            "operation": {"type": "delete_file", "path": "a.txt"},
+        }
+    )
+    with_content = _reasoning(content=[Content(type="reasoning_text", text="Step one.")])
+    output: list[Any] = [assistant_message("hi"), call, patch, _reasoning(), with_content]
+    model = ScriptedModel([output])
+
+    events: list[Any] = [event async for event in model.stream_response(*_REQUEST)]
+
+    added = [event.item for event in events if event.type == "response.output_item.added"]
+    done = [event.item for event in events if event.type == "response.output_item.done"]
+    message, function, applied, plain, content = added
+    assert (message.content, message.status) == ([], "in_progress")
+    assert (function.arguments, function.status) == ("", "in_progress")
+    assert applied.status == "in_progress"
+    assert (plain.status, plain.encrypted_content, plain.summary, plain.content) == (
+        "in_progress",
+        None,
+        [],
+        None,
+    )
+    assert (content.status, content.summary, content.content) == ("in_progress", [], [])
+    assert done == output
+    assert events[-1].response.output == output
+
+
+@pytest.mark.asyncio
+async def test_a_streamed_run_sees_in_progress_items_announced_and_the_scripted_ones_done(
+    run: Any,
+) -> None:
+    call = function_call("lookup", {"order_id": "1"}, call_id="c1")
+    output: list[Any] = [_reasoning(), assistant_message("Looking."), call]
+
+    events = await _stream_of(run, output)
+
+    added = [event.item for event in events if event.type == "response.output_item.added"]
+    done = [event.item for event in events if event.type == "response.output_item.done"]
+    thought, message, function = added
+    assert (thought.status, thought.encrypted_content, thought.summary) == ("in_progress", None, [])
+    assert (message.content, message.status) == ([], "in_progress")
+    assert (function.arguments, function.status) == ("", "in_progress")
+    assert done == output
+
+
+def _mutable_parts(value: Any, found: dict[int, Any]) -> None:
+    """Every list, dict and model reachable from ``value`` (the keys are their ids)."""
+    if isinstance(value, BaseModel):
+        found[id(value)] = value
+        for item in value.__dict__.values():
+            _mutable_parts(item, found)
+        for item in (value.__pydantic_extra__ or {}).values():
+            _mutable_parts(item, found)
+    elif isinstance(value, (list, dict)):
+        found[id(value)] = value
+        for item in value.values() if isinstance(value, dict) else value:
+            _mutable_parts(item, found)
+
+
+@pytest.mark.asyncio
+async def test_no_two_events_share_a_mutable_object(run: Any) -> None:
+    text = ResponseOutputText(
+        type="output_text",
+        text="Cited.",
+        annotations=[_citation(0), _citation(1)],
+        logprobs=[_logprob()],
+    )
+    message = ResponseOutputMessage(
+        id="msg_1", type="message", role="assistant", status="completed", content=[text]
+    )
+    call = function_call("lookup", {"order_id": "1"}, call_id="c1")
+    events = await _stream_of(run, [_reasoning(), message, call])
+
+    owners: dict[int, int] = {}
+    for position, event in enumerate(events):
+        parts: dict[int, Any] = {}
+        for value in event.__dict__.values():
+            _mutable_parts(value, parts)
+        for key in parts:
+            assert owners.setdefault(key, position) == position, (position, event.type)
+
+
+@pytest.mark.asyncio
+async def test_changing_a_done_item_leaves_the_completed_response_unchanged(run: Any) -> None:
+    events = await _stream_of(run, [assistant_message("Original.")])
+    done = next(event for event in events if event.type == "response.output_item.done")
+
+    done.item.content[0].text = "changed"
+
+    assert events[-1].response.output[0].content[0].text == "Original."
+
+
+@pytest.mark.asyncio
+async def test_a_part_added_event_carries_a_copy_of_the_part_with_only_its_text_emptied(
+    run: Any,
+) -> None:
+    text = ResponseOutputText.model_validate(
+        {
+            "type": "output_text",
+            "text": "Hello.",
+            "annotations": [_citation(0).model_dump()],
+            "logprobs": [_logprob().model_dump()],
+            "provider_data": {"source": "cache"},
+        }
+    )
+    message = ResponseOutputMessage(
+        id="msg_1", type="message", role="assistant", status="completed", content=[text]
+    )
+    events = await _stream_of(run, [message])
+    added = next(event for event in events if event.type == "response.content_part.added")
+    part_done = next(event for event in events if event.type == "response.content_part.done")
+
+    assert (added.part.text, added.part.annotations, added.part.logprobs) == ("", [], [])
+    assert added.part.provider_data == {"source": "cache"}
+    added.part.provider_data["source"] = "changed"
+    assert part_done.part == text
+    assert events[-1].response.output[0].content[0] == text
+
+
+def _citation(index: int) -> AnnotationURLCitation:
+    return AnnotationURLCitation(
+        type="url_citation",
+        url=f"https://example.com/{index}",
+        title="t",
+        start_index=0,
+        end_index=1,
+    )
+
+
+def _logprob() -> Logprob:
+    return Logprob(
+        token="Hi",
+        bytes=[72, 105],
+        logprob=-0.5,
+        top_logprobs=[LogprobTopLogprob(token="Hi", bytes=[72, 105], logprob=-0.5)],
+    )
+
+
+@pytest.mark.asyncio
+async def test_text_events_carry_logprobs_and_one_event_per_annotation(run: Any) -> None:
+    text = ResponseOutputText(
+        type="output_text",
+        text="Cited.",
+        annotations=[_citation(0), _citation(1)],
+        logprobs=[_logprob()],
+    )
+    message = ResponseOutputMessage(
+        id="msg_1", type="message", role="assistant", status="completed", content=[text]
+    )
+    events = await _stream_of(run, [message])
+
+    added = next(event for event in events if event.type == "response.content_part.added")
+    start = added.sequence_number
+    delta, first, second, done = events[start + 1 : start + 5]
+    assert delta.type == "response.output_text.delta"
+    assert delta.delta == "Cited."
+    assert [(lp.token, lp.logprob) for lp in delta.logprobs] == [("Hi", -0.5)]
+    assert [(top.token, top.logprob) for top in delta.logprobs[0].top_logprobs] == [("Hi", -0.5)]
+    assert [(first.type, first.sequence_number), (second.type, second.sequence_number)] == [
+        ("response.output_text.annotation.added", start + 2),
+        ("response.output_text.annotation.added", start + 3),
+    ]
+    assert (first.annotation_index, second.annotation_index) == (0, 1)
+    assert first.annotation == _citation(0).model_dump()
+    assert (first.item_id, first.output_index, first.content_index) == ("msg_1", 0, 0)
+    assert (done.type, done.sequence_number, done.text) == (
+        "response.output_text.done",
+        start + 4,
+        "Cited.",
+    )
+    assert [(lp.token, lp.logprob) for lp in done.logprobs] == [("Hi", -0.5)]
+    assert events[-1].response.output[0].content[0].logprobs == [_logprob()]
+
+
+@pytest.mark.asyncio
+async def test_text_without_logprobs_streams_empty_logprobs(run: Any) -> None:
+    text = ResponseOutputText(type="output_text", text="Plain.", annotations=[])
+    message = ResponseOutputMessage(
+        id="msg_1", type="message", role="assistant", status="completed", content=[text]
+    )
+    events = await _stream_of(run, [message])
+
+    for event in events:
+        if event.type in ("response.output_text.delta", "response.output_text.done"):
+            assert event.logprobs == []
+
+
+@pytest.mark.asyncio
+async def test_empty_texts_and_arguments_still_get_their_delta_events() -> None:
+    empty_call = ResponseFunctionToolCall(
+        type="function_call", name="lookup", arguments="", call_id="c1", id="fc_1"
+    )
+    with_empty_content = ResponseReasoningItem(
+        id="rs_1",
+        type="reasoning",
+        summary=[Summary(type="summary_text", text="")],
+        content=[Content(type="reasoning_text", text="")],
+    )
+    model = ScriptedModel([[assistant_message(""), refusal(""), with_empty_content, empty_call]])
+
+    events: list[Any] = [event async for event in model.stream_response(*_REQUEST)]
+
+    deltas = {event.type: event.delta for event in events if event.type.endswith(".delta")}
+    assert deltas == {
+        "response.output_text.delta": "",
+        "response.refusal.delta": "",
+        "response.reasoning_summary_text.delta": "",
+        "response.reasoning_text.delta": "",
+        "response.function_call_arguments.delta": "",
+    }
+
+
+@pytest.mark.parametrize(("item_id", "expected"), [(None, "call_9"), ("", ""), ("fc_9", "fc_9")])
+@pytest.mark.asyncio
+async def test_argument_events_use_the_item_id_else_the_call_id(
+    item_id: str | None, expected: str, run: Any
+) -> None:
+    call = ResponseFunctionToolCall(
+        type="function_call", name="lookup", arguments='{"order_id": "9"}', call_id="call_9"
+    )
+    if item_id is not None:
+        call.id = item_id
+    events = await _stream_of(run, [call])
+
+    arguments = [event for event in events if event.type.startswith("response.function_call_")]
+    assert [event.item_id for event in arguments] == [expected, expected]
+    assert arguments[1].name == "lookup"
+    assert arguments[1].arguments == '{"order_id": "9"}'
+    added = next(event for event in events if event.type == "response.output_item.added")
+    assert added.item.id == item_id
+
+
+@pytest.mark.asyncio
+async def test_the_completed_usage_carries_the_request_count_and_request_usages(run: Any) -> None:
+    entries = [
+        RequestUsage(
+            input_tokens=1,
+            output_tokens=1,
+            total_tokens=2,
+            input_tokens_details=Usage().input_tokens_details,
+            output_tokens_details=Usage().output_tokens_details,
+        ),
+        RequestUsage(
+            input_tokens=2,
+            output_tokens=2,
+            total_tokens=4,
+            input_tokens_details=Usage().input_tokens_details.model_copy(
+                update={"cached_tokens": 1}
+            ),
+            output_tokens_details=Usage().output_tokens_details,
+        ),
+    ]
+    usage = Usage(
+        requests=3,
+        input_tokens=3,
+        output_tokens=3,
+        total_tokens=6,
+        request_usage_entries=entries,
+    )
+    events = await _stream_of(run, [assistant_message("hi")], usage=usage)
+
+    carried = events[-1].response.usage
+    assert (carried.input_tokens, carried.output_tokens, carried.total_tokens) == (3, 3, 6)
+    assert carried._agents_sdk_request_count == 3
+    assert [
+        (entry.input_tokens, entry.total_tokens) for entry in carried._agents_sdk_request_usages
+    ] == [
+        (1, 2),
+        (2, 4),
+    ]
+    assert carried._agents_sdk_request_usages[1].input_tokens_details.cached_tokens == 1
+
+
+@pytest.mark.asyncio
+async def test_a_usage_without_request_entries_carries_only_the_request_count(run: Any) -> None:
+    events = await _stream_of(
+        run, [assistant_message("hi")], usage=Usage(requests=2, input_tokens=1, total_tokens=1)
+    )
+
+    carried = events[-1].response.usage
+    assert carried._agents_sdk_request_count == 2
+    assert not hasattr(carried, "_agents_sdk_request_usages")
+
+
+@pytest.mark.asyncio
+async def test_every_automatic_event_is_a_valid_event() -> None:
+    text = ResponseOutputText(
+        type="output_text", text="Cited.", annotations=[_citation(0)], logprobs=[_logprob()]
+    )
+    message = ResponseOutputMessage(
+        id="msg_1", type="message", role="assistant", status="completed", content=[text]
+    )
+    call = function_call("lookup", {"order_id": "1"}, call_id="c1")
+    reasoning = _reasoning(content=[Content(type="reasoning_text", text="x")])
+    model = ScriptedModel([[reasoning, message, refusal("No."), call]])
+
+    events: list[Any] = [event async for event in model.stream_response(*_REQUEST)]
+
+    for event in events:
+        # An annotation event carries the annotation's plain dump, which newer openai
+        # releases type as a model: dumping it warns there, and validating it builds one.
+        dumped = event.model_dump(warnings=False)
+        assert type(event).model_validate(dumped).model_dump(warnings=False) == dumped

@@ -486,15 +486,16 @@ def test_check_tool_calls_must_be_a_bool_or_none() -> None:
 
 def test_the_error_keeps_its_fields_through_pickling() -> None:
     error = InvalidScriptedToolCall(
-        "invalid_arguments",
-        1,
-        0,
-        "get_weather",
-        ("get_weather",),
-        "$.city",
-        "required",
-        {},
-        "'city' is required",
+        "Scripted call #2 calls 'get_weather' with invalid arguments.",
+        reason="invalid_arguments",
+        call_index=1,
+        output_index=0,
+        tool_name="get_weather",
+        known_tools=("get_weather",),
+        path="$.city",
+        rule="required",
+        value={},
+        detail="'city' is required",
     )
 
     copy = pickle.loads(pickle.dumps(error))

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         UnconsumedProviderSteps,
         UnexpectedModelCall,
         UnscriptedModelCall,
+        UnstreamableOutputItem,
     )
     from ._factory import ScriptedModelFactory
     from ._items.calls import (
@@ -65,6 +66,7 @@ if TYPE_CHECKING:
     )
     from ._scripted_model import ScriptedModel
     from ._step import ModelStep, ModelStepSpec
+    from ._streaming.for_step import _stream_events_for_step as _stream_events_for_step
     from ._trajectory.assertion import Trajectory, assert_trajectory
     from ._trajectory.expect import handoff_to, tool_call
     from ._trajectory.steps import NOT_CHECKED, HandoffStep, ToolCallStep, TrajectoryStep
@@ -96,6 +98,7 @@ __all__ = [
     "UnconsumedModelSteps",
     "UnconsumedProviderSteps",
     "UnexpectedModelCall",
+    "UnstreamableOutputItem",
     "any_order",
     "UnscriptedModelCall",
     "assistant_message",
@@ -162,6 +165,8 @@ if not TYPE_CHECKING:
             "ScriptedModelFactory": "._factory",
             "UnconsumedModelSteps": "._errors",
             "UnexpectedModelCall": "._errors",
+            "UnstreamableOutputItem": "._errors",
+            "_stream_events_for_step": "._streaming.for_step",
             "any_order": "agents_testing.core",
             "assistant_message": "._items.messages",
             "function_call": "._items.calls",

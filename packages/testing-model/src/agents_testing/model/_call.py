@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     from agents.tool import Tool
     from openai.types.responses.response_prompt_param import ResponsePromptParam
 
-__all__ = ["InputMessage", "ModelCall", "ToolOutput"]
+__all__ = ["InputMessage", "ModelCall", "ToolOutput", "answer_records"]
 
 # What a tool call's output item carries: text for function tools, a list of content
 # parts for structured outputs, a mapping for a computer screenshot.
@@ -30,6 +31,7 @@ class InputMessage(NamedTuple):
     text: str
 
 
+@dataclasses.dataclass(frozen=True, repr=False, init=False)
 class ModelCall:
     """One request the runner made to a :class:`ScriptedModel`, as the SDK normalized it.
 
@@ -38,6 +40,9 @@ class ModelCall:
     nor by the test changes what was recorded. ``tools``, ``handoffs``,
     ``output_schema`` and ``tracing`` are the very objects the runner passed
     (``tools`` and ``handoffs`` come in a new list each time).
+
+    A test may build one itself from the same eleven fields (to unit-test a responder,
+    for one); the snapshots are taken then. Calls compare equal field by field.
     """
 
     __slots__ = (
@@ -55,21 +60,77 @@ class ModelCall:
         "_tracing",
     )
 
-    _input: str | tuple[Any, ...]
-    _model_settings: ModelSettings
-    _prompt: ResponsePromptParam | None
-    _tools: tuple[Tool, ...]
-    _handoffs: tuple[Handoff[Any, Any], ...]
-    _output_schema: AgentOutputSchemaBase | None
-    _tracing: ModelTracing
-    _system_instructions: str | None
-    _previous_response_id: str | None
-    _conversation_id: str | None
-    _streamed: bool
-    _answer: tuple[Any, ...] | None
+    if TYPE_CHECKING:
+        # The private slots behind the fields (not fields themselves).
+        _input: str | tuple[Any, ...]
+        _model_settings: ModelSettings
+        _prompt: ResponsePromptParam | None
+        _tools: tuple[Tool, ...]
+        _handoffs: tuple[Handoff[Any, Any], ...]
+        _output_schema: AgentOutputSchemaBase | None
+        _tracing: ModelTracing
+        _system_instructions: str | None
+        _previous_response_id: str | None
+        _conversation_id: str | None
+        _streamed: bool
+        _answer: tuple[Any, ...] | None
 
-    def __init__(self) -> None:
-        raise TypeError("ModelCall objects are recorded by ScriptedModel; read them from .calls.")
+    # The fields, in constructor order; each is served by a read-only property set below.
+    system_instructions: str | None
+    input: str | list[TResponseInputItem]
+    model_settings: ModelSettings
+    tools: list[Tool]
+    output_schema: AgentOutputSchemaBase | None
+    handoffs: list[Handoff[Any, Any]]
+    tracing: ModelTracing
+    previous_response_id: str | None = None
+    conversation_id: str | None = None
+    prompt: ResponsePromptParam | None = None
+    streamed: bool = False
+
+    def __init__(
+        self,
+        system_instructions: str | None,
+        input: str | Sequence[TResponseInputItem],
+        model_settings: ModelSettings,
+        tools: Sequence[Tool],
+        output_schema: AgentOutputSchemaBase | None,
+        handoffs: Sequence[Handoff[Any, Any]],
+        tracing: ModelTracing,
+        previous_response_id: str | None = None,
+        conversation_id: str | None = None,
+        prompt: ResponsePromptParam | None = None,
+        streamed: bool = False,
+    ) -> None:
+        # Snapshots are taken now, as for a recorded call; a value that cannot be copied
+        # raises its own exception.
+        setter = object.__setattr__
+        setter(
+            self,
+            "_input",
+            input
+            if isinstance(input, str)
+            else detach(tuple(input), name="input", wrap_errors=False),
+        )
+        setter(
+            self,
+            "_model_settings",
+            detach(model_settings, name="model_settings", wrap_errors=False),
+        )
+        setter(
+            self,
+            "_prompt",
+            None if prompt is None else detach(prompt, name="prompt", wrap_errors=False),
+        )
+        setter(self, "_tools", tuple(tools))
+        setter(self, "_handoffs", tuple(handoffs))
+        setter(self, "_output_schema", output_schema)
+        setter(self, "_tracing", tracing)
+        setter(self, "_system_instructions", system_instructions)
+        setter(self, "_previous_response_id", previous_response_id)
+        setter(self, "_conversation_id", conversation_id)
+        setter(self, "_streamed", streamed)
+        setter(self, "_answer", None)
 
     @classmethod
     def _record(
@@ -88,22 +149,31 @@ class ModelCall:
         prompt: ResponsePromptParam | None,
         streamed: bool,
         previous_settings: ModelSettings | None = None,
+        wrap_errors: bool = False,
     ) -> ModelCall:
-        call = object.__new__(cls)
-        setter = object.__setattr__
+        """Record a request without the constructor's checks, sharing unchanged snapshots.
+
+        A value that cannot be copied raises before anything is recorded: its own
+        exception (``wrap_errors=False``) or ``UncopyableValue``.
+        """
         # The runner resends the whole (rebuilt) conversation every turn; the cache
         # lets unchanged items share one private snapshot instead of being copied again.
-        setter(
-            call,
-            "_input",
-            input if isinstance(input, str) else cache.snapshot_sequence(input, name="input"),
+        snapshot = (
+            input
+            if isinstance(input, str)
+            else cache.snapshot_sequence(input, name="input", wrap_errors=wrap_errors)
         )
-        setter(
-            call,
-            "_model_settings",
-            cache.snapshot_like(model_settings, previous_settings, name="model_settings"),
+        settings = cache.snapshot_like(
+            model_settings, previous_settings, name="model_settings", wrap_errors=wrap_errors
         )
-        setter(call, "_prompt", None if prompt is None else detach(prompt, name="prompt"))
+        recorded_prompt = (
+            None if prompt is None else detach(prompt, name="prompt", wrap_errors=wrap_errors)
+        )
+        call = object.__new__(cls)
+        setter = object.__setattr__
+        setter(call, "_input", snapshot)
+        setter(call, "_model_settings", settings)
+        setter(call, "_prompt", recorded_prompt)
         setter(call, "_tools", tuple(tools))
         setter(call, "_handoffs", tuple(handoffs))
         setter(call, "_output_schema", output_schema)
@@ -115,77 +185,21 @@ class ModelCall:
         setter(call, "_answer", None)
         return call
 
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__ if hasattr(self, name)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # Copies and pickles restore the private slots; the record stays read-only.
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+
     def _answered(self, output: Sequence[Any]) -> None:
-        """Keep detached copies of the tool and handoff calls the model answered with.
+        """Keep detached copies of the tool and handoff calls the model answered with."""
+        object.__setattr__(self, "_answer", answer_records(output))
 
-        Messages and reasoning are left out: only calls make up a trajectory, and
-        copying long texts on every call would cost every test.
-        """
-        calls = tuple(_call_record(item) for item in output if _is_call(item))
-        object.__setattr__(self, "_answer", calls)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"ModelCall is a read-only record; cannot set {name!r}.")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"ModelCall is a read-only record; cannot delete {name!r}.")
-
-    @property
-    def input(self) -> str | list[TResponseInputItem]:
-        """A fresh detached copy of the input items (or the input string) the runner sent."""
-        if isinstance(self._input, str):
-            return self._input
-        return [detach(item) for item in self._input]
-
-    @property
-    def model_settings(self) -> ModelSettings:
-        """A fresh detached copy of the resolved model settings of the request."""
-        return detach(self._model_settings)
-
-    @property
-    def prompt(self) -> ResponsePromptParam | None:
-        """A fresh detached copy of the prompt configuration, if any."""
-        return None if self._prompt is None else detach(self._prompt)
-
-    @property
-    def tools(self) -> list[Tool]:
-        """The tool objects the runner passed, in a new list."""
-        return list(self._tools)
-
-    @property
-    def handoffs(self) -> list[Handoff[Any, Any]]:
-        """The handoff objects the runner passed, in a new list."""
-        return list(self._handoffs)
-
-    @property
-    def output_schema(self) -> AgentOutputSchemaBase | None:
-        """The output schema object the runner passed (identity kept)."""
-        return self._output_schema
-
-    @property
-    def tracing(self) -> ModelTracing:
-        """The tracing mode the runner passed."""
-        return self._tracing
-
-    @property
-    def system_instructions(self) -> str | None:
-        """The system instructions of the request."""
-        return self._system_instructions
-
-    @property
-    def previous_response_id(self) -> str | None:
-        """The previous response id the runner passed, if any."""
-        return self._previous_response_id
-
-    @property
-    def conversation_id(self) -> str | None:
-        """The conversation id the runner passed, if any."""
-        return self._conversation_id
-
-    @property
-    def streamed(self) -> bool:
-        """True for ``stream_response`` (``Runner.run_streamed``), False for ``get_response``."""
-        return self._streamed
+    def _answered_with(self, records: tuple[Any, ...]) -> None:
+        """Keep ``records`` (made by :func:`answer_records`) as the calls answered with."""
+        object.__setattr__(self, "_answer", records)
 
     @property
     def messages(self) -> list[InputMessage]:
@@ -252,6 +266,83 @@ class ModelCall:
             f"tools={safe_repr([getattr(tool, 'name', tool) for tool in self._tools])}, "
             f"system_instructions={safe_repr(self._system_instructions)})"
         )
+
+
+# -- the eleven fields --------------------------------------------------------------------
+# Each field is a read-only property over a private slot: reading ``input``,
+# ``model_settings`` or ``prompt`` returns a fresh copy of the snapshot. Installed after
+# the dataclass is made, so that the dataclass sees plain fields.
+
+
+def _get_input(call: ModelCall) -> str | list[TResponseInputItem]:
+    """A fresh detached copy of the input items (or the input string) the runner sent."""
+    value = call._input
+    if isinstance(value, str):
+        return value
+    return [detach(item) for item in value]
+
+
+def _get_model_settings(call: ModelCall) -> ModelSettings:
+    """A fresh detached copy of the resolved model settings of the request."""
+    return detach(call._model_settings)
+
+
+def _get_prompt(call: ModelCall) -> ResponsePromptParam | None:
+    """A fresh detached copy of the prompt configuration, if any."""
+    return None if call._prompt is None else detach(call._prompt)
+
+
+def _get_tools(call: ModelCall) -> list[Tool]:
+    """The tool objects the runner passed, in a new list."""
+    return list(call._tools)
+
+
+def _get_handoffs(call: ModelCall) -> list[Handoff[Any, Any]]:
+    """The handoff objects the runner passed, in a new list."""
+    return list(call._handoffs)
+
+
+def _plain(slot: str, doc: str) -> property:
+    def get(call: ModelCall) -> Any:
+        return getattr(call, slot)
+
+    return property(get, doc=doc)
+
+
+_FIELD_PROPERTIES: dict[str, property] = {
+    "system_instructions": _plain(
+        "_system_instructions", "The system instructions of the request."
+    ),
+    "input": property(_get_input, doc=_get_input.__doc__),
+    "model_settings": property(_get_model_settings, doc=_get_model_settings.__doc__),
+    "tools": property(_get_tools, doc=_get_tools.__doc__),
+    "output_schema": _plain(
+        "_output_schema", "The output schema object the runner passed (identity kept)."
+    ),
+    "handoffs": property(_get_handoffs, doc=_get_handoffs.__doc__),
+    "tracing": _plain("_tracing", "The tracing mode the runner passed."),
+    "previous_response_id": _plain(
+        "_previous_response_id", "The previous response id the runner passed, if any."
+    ),
+    "conversation_id": _plain("_conversation_id", "The conversation id the runner passed, if any."),
+    "prompt": property(_get_prompt, doc=_get_prompt.__doc__),
+    "streamed": _plain(
+        "_streamed",
+        "True for ``stream_response`` (``Runner.run_streamed``), False for ``get_response``.",
+    ),
+}
+for _name, _served in _FIELD_PROPERTIES.items():
+    setattr(ModelCall, _name, _served)
+del _name, _served
+
+
+def answer_records(output: Sequence[Any]) -> tuple[Any, ...]:
+    """Detached records of the tool and handoff calls among ``output``, for trajectories.
+
+    Messages and reasoning are left out: only calls make up a trajectory, and copying
+    long texts on every call would cost every test.
+    """
+    return tuple(_call_record(item) for item in output if _is_call(item))
 
 
 def _call_record(item: Any) -> Any:

@@ -2,12 +2,17 @@
 
 Every error inherits :class:`ModelScriptError` and one of the core kind bases, so a
 test can catch "any model script problem" or "any leftover step of any double".
-Index fields are 0-based; messages count calls and steps from 1.
+Index fields are 0-based; messages count calls and steps from 1. Each error is built
+as ``Error(message, *, field=...)`` (the SDK's built-in doubles take that form too);
+the double builds its own with the functions at the end of this module.
 
 Message shapes are stable so that tests can ``match=`` on them:
 
 - ``InvalidModelStep``: ``"Invalid model step #N: <what is wrong>"``;
-- ``UnexpectedModelCall``: ``"Unexpected model call #N: the script has no step left ..."``;
+- ``UnstreamableOutputItem``: ``"Automatic streaming does not support <Class>. Use
+  ModelStep.stream(...) ..."``;
+- ``UnexpectedModelCall``: ``"Unexpected non-streaming model call #N: no scripted steps
+  remain. ..."`` (``streaming`` for a streamed call);
 - ``ModelCallMatcherError``: ``"Model matcher of step #N rejected call #M. ..."`` (or
   ``"Model matchers rejected call #M: none of the K pending member(s) ..."`` for a group);
 - ``UnconsumedModelSteps``: ``"N scripted model step(s) were not consumed ..."``;
@@ -21,7 +26,9 @@ Message shapes are stable so that tests can ``match=`` on them:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from agents.exceptions import ModelBehaviorError
 
 from agents_testing.core import (
     AgentsTestingError,
@@ -50,6 +57,16 @@ __all__ = [
     "UnconsumedProviderSteps",
     "UnexpectedModelCall",
     "UnscriptedModelCall",
+    "UnstreamableOutputItem",
+    "invalid_argument",
+    "invalid_step",
+    "invalid_tool_call",
+    "matcher_rejected",
+    "unconsumed_provider_steps",
+    "unconsumed_steps",
+    "unexpected_call",
+    "unscripted_call",
+    "unstreamable_item",
 ]
 
 InvalidModelStepReason = Literal[
@@ -70,7 +87,11 @@ _ON_PURPOSE = "; to script a wrong call on purpose, pass check_tool_calls=False.
 
 
 class ModelScriptError(AgentsTestingError):
-    """Base of every error raised by the model boundary's doubles."""
+    """Base of every error raised by the model boundary's doubles.
+
+    Subclasses take the message first and their fields as keywords (named in core's
+    ``_keyword_fields``); they pickle and copy with both.
+    """
 
 
 class InvalidModelStep(ModelScriptError, InvalidStepError):
@@ -80,19 +101,53 @@ class InvalidModelStep(ModelScriptError, InvalidStepError):
     position of the step in the sequence given to the constructor, ``extend()`` (or 0
     for ``enqueue()``). Responder results and stream factories are checked when the
     call uses them and report the index of the step that held the responder.
+    ``detail`` is the message without its ``Invalid model step #N:`` prefix.
     """
+
+    _keyword_fields: ClassVar[tuple[str, ...]] = ("reason", "input_index", "detail")
 
     reason: InvalidModelStepReason
     input_index: int
 
-    def __init__(self, reason: InvalidModelStepReason, input_index: int, detail: str) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: InvalidModelStepReason,
+        input_index: int,
+        detail: str | None = None,
+    ) -> None:
         self.reason = reason
         self.input_index = input_index
-        self.detail = detail
-        super().__init__(f"Invalid model step #{ordinal(input_index)}: {detail}")
+        self.detail = message if detail is None else detail
+        super().__init__(message)
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.reason, self.input_index, self.detail))
+
+class UnstreamableOutputItem(InvalidModelStep, ModelBehaviorError):
+    """A streamed call reached an output item that has no automatic streaming lifecycle.
+
+    Raised before any event, after the call was recorded and its step consumed. It is
+    an ``agents.ModelBehaviorError`` (what the SDK's own double raises) and an
+    :class:`InvalidModelStep` with reason ``"invalid_stream_events"``;
+    ``output_index`` is the item's 0-based position in the response and ``item_type``
+    its Python class name (``"dict"`` for a plain dict).
+    """
+
+    _keyword_fields = ("reason", "input_index", "detail", "output_index", "item_type")
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: InvalidModelStepReason = "invalid_stream_events",
+        input_index: int = 0,
+        detail: str | None = None,
+        output_index: int = 0,
+        item_type: str = "",
+    ) -> None:
+        self.output_index = output_index
+        self.item_type = item_type
+        super().__init__(message, reason=reason, input_index=input_index, detail=detail)
 
 
 class UnexpectedModelCall(ModelScriptError, UnexpectedCallError):
@@ -102,18 +157,12 @@ class UnexpectedModelCall(ModelScriptError, UnexpectedCallError):
     ``ScriptedModel.calls``.
     """
 
-    def __init__(self, call: ModelCall, call_index: int) -> None:
+    _keyword_fields = ("call", "call_index")
+
+    def __init__(self, message: str, *, call: ModelCall, call_index: int) -> None:
         self.call = call
         self.call_index = call_index
-        mode = "streamed" if call.streamed else "non-streamed"
-        super().__init__(
-            f"Unexpected model call #{ordinal(call_index)}: the script has no step left "
-            f"({mode} call). Add a step for it (constructor, enqueue() or extend()) or "
-            f"find out why the workflow made another model request."
-        )
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.call, self.call_index))
+        super().__init__(message)
 
 
 class ModelCallMatcherError(ModelScriptError, UnexpectedCallError):
@@ -128,12 +177,16 @@ class ModelCallMatcherError(ModelScriptError, UnexpectedCallError):
     and also leaves the step pending.
     """
 
+    _keyword_fields = ("call", "call_index", "input_index", "pending_steps", "in_group")
+
     def __init__(
         self,
+        message: str,
+        *,
         call: ModelCall,
         call_index: int,
         input_index: int,
-        pending_steps: tuple[ModelStep, ...],
+        pending_steps: tuple[ModelStep, ...] = (),
         in_group: bool = False,
     ) -> None:
         self.call = call
@@ -141,24 +194,7 @@ class ModelCallMatcherError(ModelScriptError, UnexpectedCallError):
         self.input_index = input_index
         self.pending_steps = pending_steps
         self.in_group = in_group
-        number, step = ordinal(call_index), ordinal(input_index)
-        if in_group:
-            text = (
-                f"Model matchers rejected call #{number}: none of the {len(pending_steps)} "
-                f"pending member(s) of the any_order() group (step #{step}) accepts it."
-            )
-        else:
-            text = f"Model matcher of step #{step} rejected call #{number}."
-        super().__init__(
-            f"{text} Fix the matcher or the step order, or inspect the error's call to see "
-            f"what the workflow sent."
-        )
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (
-            type(self),
-            (self.call, self.call_index, self.input_index, self.pending_steps, self.in_group),
-        )
+        super().__init__(message)
 
 
 class UnconsumedModelSteps(ModelScriptError, UnconsumedStepsError):
@@ -170,22 +206,22 @@ class UnconsumedModelSteps(ModelScriptError, UnconsumedStepsError):
     steps were used.
     """
 
+    _keyword_fields = ("remaining_steps", "pending_steps", "consumed")
+
     remaining_steps: int
 
-    def __init__(self, pending_steps: tuple[ModelStep, ...], consumed: int) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        remaining_steps: int,
+        pending_steps: tuple[ModelStep, ...] = (),
+        consumed: int = 0,
+    ) -> None:
         self.pending_steps = pending_steps
-        self.remaining_steps = len(pending_steps)
+        self.remaining_steps = remaining_steps
         self.consumed = consumed
-        first = ordinal(consumed)
-        noun = "step was" if self.remaining_steps == 1 else "steps were"
-        super().__init__(
-            f"{self.remaining_steps} scripted model {noun} not consumed (the first is "
-            f"step #{first}; the workflow made {consumed} model call(s)). Check why the "
-            f"workflow ended early, or remove the extra steps."
-        )
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.pending_steps, self.consumed))
+        super().__init__(message)
 
 
 class InvalidModelArgument(ModelScriptError, TypeError):
@@ -196,14 +232,13 @@ class InvalidModelArgument(ModelScriptError, TypeError):
     a wrong argument.
     """
 
-    def __init__(self, argument: str, expected: str, got: str) -> None:
+    _keyword_fields = ("argument", "expected", "got")
+
+    def __init__(self, message: str, *, argument: str, expected: str, got: str) -> None:
         self.argument = argument
         self.expected = expected
         self.got = got
-        super().__init__(f"Invalid argument {argument}: expected {expected}, got {got}.")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.argument, self.expected, self.got))
+        super().__init__(message)
 
 
 class TrajectoryMismatch(ModelScriptError, AssertionError):
@@ -215,16 +250,27 @@ class TrajectoryMismatch(ModelScriptError, AssertionError):
     where that side has no step at fault. The message is a step-by-step diff.
     """
 
+    _keyword_fields = (
+        "expected",
+        "actual",
+        "order",
+        "arguments",
+        "reason",
+        "expected_index",
+        "actual_index",
+    )
+
     def __init__(
         self,
         message: str,
+        *,
         expected: tuple[TrajectoryStep, ...],
         actual: tuple[TrajectoryStep, ...],
         order: str,
         arguments: str,
         reason: str,
-        expected_index: int | None,
-        actual_index: int | None,
+        expected_index: int | None = None,
+        actual_index: int | None = None,
     ) -> None:
         self.expected = expected
         self.actual = actual
@@ -234,21 +280,6 @@ class TrajectoryMismatch(ModelScriptError, AssertionError):
         self.expected_index = expected_index
         self.actual_index = actual_index
         super().__init__(message)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (
-            type(self),
-            (
-                str(self),
-                self.expected,
-                self.actual,
-                self.order,
-                self.arguments,
-                self.reason,
-                self.expected_index,
-                self.actual_index,
-            ),
-        )
 
 
 class InvalidScriptedToolCall(ModelScriptError):
@@ -267,13 +298,27 @@ class InvalidScriptedToolCall(ModelScriptError):
     value; the last three are None where they do not apply.
     """
 
+    _keyword_fields = (
+        "reason",
+        "call_index",
+        "output_index",
+        "tool_name",
+        "known_tools",
+        "path",
+        "rule",
+        "value",
+        "detail",
+    )
+
     def __init__(
         self,
+        message: str,
+        *,
         reason: InvalidToolCallReason,
         call_index: int,
         output_index: int,
         tool_name: str,
-        known_tools: tuple[str, ...],
+        known_tools: tuple[str, ...] = (),
         path: str | None = None,
         rule: str | None = None,
         value: Any = None,
@@ -288,41 +333,7 @@ class InvalidScriptedToolCall(ModelScriptError):
         self.rule = rule
         self.value = value
         self.detail = detail
-        call = f"Scripted call #{ordinal(call_index)} calls {safe_repr(tool_name, 80)}"
-        if reason == "unknown_tool":
-            offered = ", ".join(safe_repr(name, 80) for name in known_tools) or "none"
-            message = (
-                f"{call}, which is not among the tools this call offered (function tools "
-                f"and handoffs: {offered}). Script one of those names or give the agent "
-                f"that tool{_ON_PURPOSE}"
-            )
-        elif reason == "invalid_json":
-            message = (
-                f"{call} with arguments that are not JSON: {detail}. Give the arguments "
-                f"as a mapping or a JSON object string{_ON_PURPOSE}"
-            )
-        else:
-            message = (
-                f"{call} with invalid arguments: at {path}: {detail} (schema rule: {rule}). "
-                f"Script arguments that fit the tool's parameter schema{_ON_PURPOSE}"
-            )
         super().__init__(message)
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (
-            type(self),
-            (
-                self.reason,
-                self.call_index,
-                self.output_index,
-                self.tool_name,
-                self.known_tools,
-                self.path,
-                self.rule,
-                self.value,
-                self.detail,
-            ),
-        )
 
 
 class UnscriptedModelCall(ModelScriptError, UnexpectedCallError):
@@ -334,38 +345,22 @@ class UnscriptedModelCall(ModelScriptError, UnexpectedCallError):
     have a script, in the order they were given. Nothing was recorded for the call.
     """
 
+    _keyword_fields = ("agent_name", "model_name", "known_agents", "known_models")
+
     def __init__(
         self,
+        message: str,
+        *,
         agent_name: str | None,
         model_name: str | None,
-        known_agents: tuple[str, ...],
-        known_models: tuple[str, ...],
+        known_agents: tuple[str, ...] = (),
+        known_models: tuple[str, ...] = (),
     ) -> None:
         self.agent_name = agent_name
         self.model_name = model_name
         self.known_agents = known_agents
         self.known_models = known_models
-        caller = "an unknown agent" if agent_name is None else f"agent {safe_repr(agent_name)}"
-        model = "no model name" if model_name is None else f"model {safe_repr(model_name)}"
-        agents = ", ".join(safe_repr(name) for name in known_agents) or "none"
-        models = ", ".join(safe_repr(name) for name in known_models) or "none"
-        fixes = []
-        if agent_name is not None:
-            fixes.append(f"for the agent (by_agent={{{safe_repr(agent_name)}: [...]}})")
-        if model_name is not None:
-            fixes.append(f"for the model (by_model={{{safe_repr(model_name)}: [...]}})")
-        fixes.append("a default script (default=[...])")
-        super().__init__(
-            f"No script for the model call of {caller} ({model}): the ScriptedModelProvider "
-            f"has scripts for agents [{agents}] and models [{models}] and no default. Add a "
-            f"script {' or '.join(fixes)}, or find out why this agent made a model call."
-        )
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (
-            type(self),
-            (self.agent_name, self.model_name, self.known_agents, self.known_models),
-        )
+        super().__init__(message)
 
 
 class UnconsumedProviderSteps(ModelScriptError, UnconsumedStepsError):
@@ -377,26 +372,207 @@ class UnconsumedProviderSteps(ModelScriptError, UnconsumedStepsError):
     another and ``remaining_steps`` counts them.
     """
 
+    _keyword_fields = ("scripts", "total_scripts")
+
     remaining_steps: int
 
-    def __init__(self, scripts: dict[str, UnconsumedModelSteps], total_scripts: int) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        scripts: dict[str, UnconsumedModelSteps],
+        total_scripts: int | None = None,
+    ) -> None:
         self.scripts = dict(scripts)
-        self.total_scripts = total_scripts
+        self.total_scripts = len(self.scripts) if total_scripts is None else total_scripts
         self._set_pending_steps(
             tuple(step for error in self.scripts.values() for step in error.pending_steps)
         )
-        lines = [
-            f"Scripted model steps were not consumed in {len(self.scripts)} of "
-            f"{total_scripts} script(s) of the ScriptedModelProvider:"
-        ]
-        for label, error in self.scripts.items():
-            noun = "step" if error.remaining_steps == 1 else "steps"
-            lines.append(
-                f"- {label}: {error.remaining_steps} {noun} left (the first is step "
-                f"#{ordinal(error.consumed)}; it answered {error.consumed} model call(s))"
-            )
-        lines.append("Check why the workflow ended early, or remove the extra steps.")
-        super().__init__("\n".join(lines))
+        self.remaining_steps = sum(error.remaining_steps for error in self.scripts.values())
+        super().__init__(message)
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.scripts, self.total_scripts))
+
+# -- the errors as the doubles raise them -------------------------------------------------
+
+
+def invalid_step(reason: InvalidModelStepReason, input_index: int, detail: str) -> InvalidModelStep:
+    """``Invalid model step #N: <detail>``."""
+    return InvalidModelStep(
+        f"Invalid model step #{ordinal(input_index)}: {detail}",
+        reason=reason,
+        input_index=input_index,
+        detail=detail,
+    )
+
+
+def unstreamable_item(
+    item_type: str, output_index: int, input_index: int, hint: str
+) -> UnstreamableOutputItem:
+    """The error of a streamed call whose output has an item without a streaming lifecycle."""
+    detail = (
+        f"Automatic streaming does not support {item_type}. Use ModelStep.stream(...) to "
+        f"provide exact normalized stream events (output item {ordinal(output_index)} is "
+        f"one; only assistant messages, reasoning items, function calls and apply-patch "
+        f"calls stream automatically).{hint}"
+    )
+    return UnstreamableOutputItem(
+        f"Invalid model step #{ordinal(input_index)}: {detail}",
+        reason="invalid_stream_events",
+        input_index=input_index,
+        detail=detail,
+        output_index=output_index,
+        item_type=item_type,
+    )
+
+
+def unexpected_call(call: ModelCall, call_index: int) -> UnexpectedModelCall:
+    """``Unexpected <mode> model call #N: no scripted steps remain. ...``."""
+    mode = "streaming" if call.streamed else "non-streaming"
+    return UnexpectedModelCall(
+        f"Unexpected {mode} model call #{ordinal(call_index)}: no scripted steps remain. "
+        f"Add a step for it (constructor, enqueue() or extend()) or find out why the "
+        f"workflow made another model request.",
+        call=call,
+        call_index=call_index,
+    )
+
+
+def matcher_rejected(
+    call: ModelCall,
+    call_index: int,
+    input_index: int,
+    pending_steps: tuple[ModelStep, ...],
+    in_group: bool,
+) -> ModelCallMatcherError:
+    """The call that no pending step's matcher accepted."""
+    number, step = ordinal(call_index), ordinal(input_index)
+    if in_group:
+        text = (
+            f"Model matchers rejected call #{number}: none of the {len(pending_steps)} "
+            f"pending member(s) of the any_order() group (step #{step}) accepts it."
+        )
+    else:
+        text = f"Model matcher of step #{step} rejected call #{number}."
+    return ModelCallMatcherError(
+        f"{text} Fix the matcher or the step order, or inspect the error's call to see "
+        f"what the workflow sent.",
+        call=call,
+        call_index=call_index,
+        input_index=input_index,
+        pending_steps=pending_steps,
+        in_group=in_group,
+    )
+
+
+def unconsumed_steps(pending_steps: tuple[ModelStep, ...], consumed: int) -> UnconsumedModelSteps:
+    """``N scripted model step(s) were not consumed (the first is step #M; ...)``."""
+    remaining = len(pending_steps)
+    noun = "step was" if remaining == 1 else "steps were"
+    return UnconsumedModelSteps(
+        f"{remaining} scripted model {noun} not consumed (the first is step "
+        f"#{ordinal(consumed)}; the workflow made {consumed} model call(s)). Check why the "
+        f"workflow ended early, or remove the extra steps.",
+        remaining_steps=remaining,
+        pending_steps=pending_steps,
+        consumed=consumed,
+    )
+
+
+def invalid_argument(argument: str, expected: str, got: str) -> InvalidModelArgument:
+    """``Invalid argument <name>: expected <type>, got <value>.``."""
+    return InvalidModelArgument(
+        f"Invalid argument {argument}: expected {expected}, got {got}.",
+        argument=argument,
+        expected=expected,
+        got=got,
+    )
+
+
+def invalid_tool_call(
+    reason: InvalidToolCallReason,
+    call_index: int,
+    output_index: int,
+    tool_name: str,
+    known_tools: tuple[str, ...],
+    path: str | None = None,
+    rule: str | None = None,
+    value: Any = None,
+    detail: str = "",
+) -> InvalidScriptedToolCall:
+    """A scripted function call that does not fit the offered tools, explained."""
+    call = f"Scripted call #{ordinal(call_index)} calls {safe_repr(tool_name, 80)}"
+    if reason == "unknown_tool":
+        offered = ", ".join(safe_repr(name, 80) for name in known_tools) or "none"
+        message = (
+            f"{call}, which is not among the tools this call offered (function tools "
+            f"and handoffs: {offered}). Script one of those names or give the agent "
+            f"that tool{_ON_PURPOSE}"
+        )
+    elif reason == "invalid_json":
+        message = (
+            f"{call} with arguments that are not JSON: {detail}. Give the arguments "
+            f"as a mapping or a JSON object string{_ON_PURPOSE}"
+        )
+    else:
+        message = (
+            f"{call} with invalid arguments: at {path}: {detail} (schema rule: {rule}). "
+            f"Script arguments that fit the tool's parameter schema{_ON_PURPOSE}"
+        )
+    return InvalidScriptedToolCall(
+        message,
+        reason=reason,
+        call_index=call_index,
+        output_index=output_index,
+        tool_name=tool_name,
+        known_tools=known_tools,
+        path=path,
+        rule=rule,
+        value=value,
+        detail=detail,
+    )
+
+
+def unscripted_call(
+    agent_name: str | None,
+    model_name: str | None,
+    known_agents: tuple[str, ...],
+    known_models: tuple[str, ...],
+) -> UnscriptedModelCall:
+    """A provider call with no script for the agent, the model name or a default."""
+    caller = "an unknown agent" if agent_name is None else f"agent {safe_repr(agent_name)}"
+    model = "no model name" if model_name is None else f"model {safe_repr(model_name)}"
+    agents = ", ".join(safe_repr(name) for name in known_agents) or "none"
+    models = ", ".join(safe_repr(name) for name in known_models) or "none"
+    fixes = []
+    if agent_name is not None:
+        fixes.append(f"for the agent (by_agent={{{safe_repr(agent_name)}: [...]}})")
+    if model_name is not None:
+        fixes.append(f"for the model (by_model={{{safe_repr(model_name)}: [...]}})")
+    fixes.append("a default script (default=[...])")
+    return UnscriptedModelCall(
+        f"No script for the model call of {caller} ({model}): the ScriptedModelProvider "
+        f"has scripts for agents [{agents}] and models [{models}] and no default. Add a "
+        f"script {' or '.join(fixes)}, or find out why this agent made a model call.",
+        agent_name=agent_name,
+        model_name=model_name,
+        known_agents=known_agents,
+        known_models=known_models,
+    )
+
+
+def unconsumed_provider_steps(
+    scripts: dict[str, UnconsumedModelSteps], total_scripts: int
+) -> UnconsumedProviderSteps:
+    """The provider's scripts with steps left, one line each."""
+    lines = [
+        f"Scripted model steps were not consumed in {len(scripts)} of "
+        f"{total_scripts} script(s) of the ScriptedModelProvider:"
+    ]
+    for label, error in scripts.items():
+        noun = "step" if error.remaining_steps == 1 else "steps"
+        lines.append(
+            f"- {label}: {error.remaining_steps} {noun} left (the first is step "
+            f"#{ordinal(error.consumed)}; it answered {error.consumed} model call(s))"
+        )
+    lines.append("Check why the workflow ended early, or remove the extra steps.")
+    return UnconsumedProviderSteps("\n".join(lines), scripts=scripts, total_scripts=total_scripts)

@@ -18,9 +18,10 @@ class ScriptedModelFactory(Protocol):
     """What the ``scripted_model`` fixture is: call it exactly like ``ScriptedModel(...)``.
 
     Annotate the fixture with it, ``def test_x(scripted_model: ScriptedModelFactory)``.
-    Two differences: the fixture's models default to ``stream_all_items=True``, and
-    ``check_tool_calls=None`` means the test's setting (on unless
-    ``@pytest.mark.agents_testing(check_tool_calls=False)``), not off.
+    The differences: the fixture's models default to ``stream_all_items=True``, and
+    ``check_tool_calls=None`` and ``extra_checks=None`` mean the test's setting (on
+    unless ``@pytest.mark.agents_testing(check_tool_calls=False)`` or
+    ``(extra_checks=False)``), not off.
     """
 
     def __call__(
@@ -31,4 +32,5 @@ class ScriptedModelFactory(Protocol):
         default_usage: Usage | None = None,
         stream_all_items: bool = True,
         check_tool_calls: bool | None = None,
+        extra_checks: bool | None = None,
     ) -> ScriptedModel: ...

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
+import dataclasses
 import inspect
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
 
@@ -20,31 +20,31 @@ from agents_testing.core import (
     StepScript,
     compat,
     detach,
-    ordinal,
-    safe_repr,
 )
 
 from ._call import ModelCall
 from ._errors import (
-    InvalidModelArgument,
-    InvalidModelStep,
-    ModelCallMatcherError,
-    UnconsumedModelSteps,
-    UnexpectedModelCall,
+    invalid_argument,
+    invalid_step,
+    matcher_rejected,
+    unconsumed_steps,
+    unexpected_call,
+    unstreamable_item,
 )
 from ._items.call_ids import CallIdAllocator
 from ._script.normalize import normalize_entry, responder_signature_known
 from ._script.resolve import resolve_step, strict_events
-from ._script.validation import ValueProblem, checked_usage, describe
+from ._script.validation import ValueProblem, apply_patch_item, checked_usage, describe
 from ._step import ModelStep, QueuedStep, StepInput, copy_step
 from ._streaming.lifecycle import (
     SCRIPTED_MODEL_NAME,
+    copy_usage,
     lifecycle_events,
-    unstreamable_item,
 )
+from ._streaming.lifecycle import unstreamable_item as first_unstreamable
 from ._streaming.tools import TOOL_LIFECYCLE_TYPES
 from ._tool_check.check import check_stream_event, check_tool_calls
-from ._tracing.generation import GenerationTrace, start_generation
+from ._tracing.generation import NO_TRACE, GenerationTrace, start_generation
 
 if TYPE_CHECKING:
     from agents.agent_output import AgentOutputSchemaBase
@@ -58,6 +58,10 @@ __all__ = ["ScriptedModel"]
 
 _HAS_RAW_USAGE = compat.model_response_has_raw_usage()
 
+# The usage of a call whose step leaves it to the model, until set_default_usage says
+# otherwise: one request, no tokens.
+_ONE_REQUEST = Usage(requests=1)
+
 
 class ScriptedModel(Model):
     """A deterministic model that answers each call with the next scripted step.
@@ -67,14 +71,21 @@ class ScriptedModel(Model):
     (``Runner.run_streamed``); an ``any_order(...)`` group is one position whose members
     answer calls in any order (each call gets the first pending member whose ``match``
     accepts it). Every call is recorded before its step is resolved.
-    Apart from the constructor, the inspection properties, ``enqueue``, ``extend``
-    and ``assert_complete``, all methods are the ``Model`` base class's.
+    Apart from the constructor, the inspection properties, ``enqueue``, ``extend``,
+    ``set_default_usage`` and ``assert_complete``, all methods are the ``Model`` base
+    class's.
+
+    Made bare, it behaves as the SDK's own ``ScriptedModel``. ``extra_checks=True`` (the
+    ``scripted_model`` fixture's default) adds checks of ours: output items given as
+    dicts are checked when their step is queued, response fields next to an error or
+    a responder are refused, and a request value that cannot be copied raises
+    ``UncopyableValue`` naming where it sat (bare: the value's own exception).
 
     ``stream_all_items=True`` streams hosted and built-in tool calls (web and file
     search, code interpreter, image generation, MCP, custom tool, computer, shell,
     local shell, tool search) with the events the Responses API sends for them; by
-    default a streamed call refuses them, as it always has. Tool calls built without
-    ``call_id`` get ``call_1``, ``call_2``, ... in the order this model serves them.
+    default a streamed call refuses them. Tool calls built without ``call_id`` get
+    ``call_1``, ``call_2``, ... in the order this model serves them.
 
     With ``check_tool_calls=True`` every scripted ``function_call`` is checked against
     the tools and handoffs of the call it answers (name and JSON-schema-valid
@@ -89,29 +100,29 @@ class ScriptedModel(Model):
         default_usage: Usage | None = None,
         stream_all_items: bool = False,
         check_tool_calls: bool | None = None,
+        extra_checks: bool = False,
     ) -> None:
-        if not isinstance(emit_traces, bool):
-            raise InvalidModelArgument("emit_traces", "a bool", describe(emit_traces))
-        if not isinstance(stream_all_items, bool):
-            raise InvalidModelArgument("stream_all_items", "a bool", describe(stream_all_items))
+        for name, value in (
+            ("emit_traces", emit_traces),
+            ("stream_all_items", stream_all_items),
+            ("extra_checks", extra_checks),
+        ):
+            if not isinstance(value, bool):
+                raise invalid_argument(name, "a bool", describe(value))
         if check_tool_calls is not None and not isinstance(check_tool_calls, bool):
-            raise InvalidModelArgument(
-                "check_tool_calls", "a bool or None", describe(check_tool_calls)
-            )
+            raise invalid_argument("check_tool_calls", "a bool or None", describe(check_tool_calls))
+        self._extra_checks = extra_checks
         self._stream_all_items = stream_all_items
         self._call_ids = CallIdAllocator()
         # None is the default: off for a model made directly, the test's setting for one
         # made by the scripted_model fixture.
         self._check_tool_calls = check_tool_calls is True
-        self._default_usage: Usage | None = None
+        self._default_usage = _ONE_REQUEST
         if default_usage is not None:
-            try:
-                self._default_usage = checked_usage(default_usage, "default_usage")
-            except ValueProblem as problem:
-                raise InvalidModelArgument(
-                    "default_usage", "an agents.Usage or None", str(problem)
-                ) from None
-        self._script: StepScript[QueuedStep] = StepScript(self._noted(_normalize_all(steps)))
+            self._default_usage = _checked_default(default_usage, "default_usage")
+        self._script: StepScript[QueuedStep] = StepScript(
+            self._noted(_normalize_all(steps, extra_checks))
+        )
         self._calls: list[ModelCall] = []
         self._cache = SnapshotCache()
         self._emit_traces = emit_traces
@@ -123,7 +134,7 @@ class ScriptedModel(Model):
 
     def enqueue(self, step: StepInput) -> None:
         """Validate one step or ``any_order`` group (input index 0) and queue it at the end."""
-        entry = self._noted([normalize_entry(step, 0)])[0]
+        entry = self._noted([normalize_entry(step, 0, extra_checks=self._extra_checks)])[0]
         if isinstance(entry, QueuedStep):
             self._script.append(entry)
         else:
@@ -134,7 +145,17 @@ class ScriptedModel(Model):
 
         Nothing is queued when any of them is invalid.
         """
-        self._script.extend(self._noted(_normalize_all(steps)))
+        self._script.extend(self._noted(_normalize_all(steps, self._extra_checks)))
+
+    def set_default_usage(self, usage: Usage | None) -> None:
+        """The usage reported by later calls whose step leaves usage to the model.
+
+        Such a step has no usage, or the all-zero ``Usage()``; ``None`` restores the
+        default of one request with no tokens. The usage is copied now.
+        """
+        self._default_usage = (
+            _ONE_REQUEST if usage is None else _checked_default(usage, "set_default_usage(usage)")
+        )
 
     # -- inspection ----------------------------------------------------------------
 
@@ -174,7 +195,7 @@ class ScriptedModel(Model):
     def assert_complete(self) -> None:
         """Raise :class:`UnconsumedModelSteps` if any scripted step was never used."""
         self._script.assert_complete(
-            lambda pending: UnconsumedModelSteps(
+            lambda pending: unconsumed_steps(
                 tuple(copy_step(queued.step) for queued in pending), self._script.consumed
             )
         )
@@ -195,7 +216,7 @@ class ScriptedModel(Model):
         conversation_id: str | None = None,
         prompt: ResponsePromptParam | None = None,
     ) -> ModelResponse:
-        call, index, queued = self._begin(
+        call, index = self._record(
             system_instructions,
             input,
             model_settings,
@@ -211,14 +232,34 @@ class ScriptedModel(Model):
         trace = self._trace(call)
         try:
             with trace.current():
-                step, auto_id = await resolve_step(call, queued)
+                queued = self._take(call, index)
+                if queued.step.responder is not None:
+                    queued = await self._resolve(call, queued)
+                step = queued.step
                 if step.error is not None:
                     raise self._failure(step)
-                response = self._model_response(step, auto_id, index, model_settings, input)
+                output = self._output(queued, input)
                 if self._check_tool_calls:
-                    check_tool_calls(call, index, response.output)
-                call._answered(response.output)
-                trace.finish_response(response.output, response.usage)
+                    check_tool_calls(call, index, output)
+                usage = self._usage(queued)
+                values: dict[str, Any] = {
+                    "output": output,
+                    "usage": usage,
+                    "response_id": step.response_id,
+                    "request_id": step.request_id,
+                }
+                if _HAS_RAW_USAGE:
+                    raw_usage = _raw_usage_if_asked(step, model_settings)
+                    if raw_usage is not None:
+                        values["raw_usage"] = detach(raw_usage)
+                if queued.ready is None:
+                    # Dict items are validated into items here, as the SDK's double does.
+                    response = ModelResponse(**values)
+                    call._answered(response.output)
+                else:
+                    response = _validated_response(values)
+                    call._answered_with(queued.answer)
+                trace.finish_response(response.output, usage)
                 return response
         except BaseException as error:
             self._failed(error, trace)
@@ -229,12 +270,13 @@ class ScriptedModel(Model):
     def get_retry_advice(self, request: ModelRetryAdviceRequest) -> ModelRetryAdvice | None:
         """The advice scripted with ``ModelStep.raise_error`` for exactly that error.
 
-        Only the most recent failure can carry advice: a later failure of any other kind
-        (a responder or stream factory raising, for one) clears it.
+        Each call returns a fresh copy. Only the most recent failure can carry advice: a
+        later failure of any other kind (a responder or stream factory raising, for one)
+        clears it.
         """
         known = self._advice
         if known is not None and known[0] is request.error:
-            return known[1]
+            return detach(known[1])
         return None
 
     async def stream_response(
@@ -251,7 +293,7 @@ class ScriptedModel(Model):
         conversation_id: str | None = None,
         prompt: ResponsePromptParam | None = None,
     ) -> AsyncIterator[TResponseStreamEvent]:
-        call, index, queued = self._begin(
+        call, index = self._record(
             system_instructions,
             input,
             model_settings,
@@ -267,7 +309,10 @@ class ScriptedModel(Model):
         trace = self._trace(call)
         try:
             with trace.current():
-                step, auto_id = await resolve_step(call, queued)
+                queued = self._take(call, index)
+                if queued.step.responder is not None:
+                    queued = await self._resolve(call, queued)
+                step = queued.step
                 if step.error is not None:
                     raise self._failure(step)
             if step.stream_events is not None:
@@ -281,28 +326,29 @@ class ScriptedModel(Model):
                         yield event
                 return
             with trace.current():
-                response = self._model_response(step, auto_id, index, model_settings, input)
+                output = self._output(queued, input)
+                self._check_streamable(output, queued.input_index)
                 if self._check_tool_calls:
-                    check_tool_calls(call, index, response.output)
-                output = _streamable_output(
-                    response, queued.input_index, all_items=self._stream_all_items
-                )
-                call._answered(output)
+                    check_tool_calls(call, index, output)
+                if queued.ready is None:
+                    call._answered(output)
+                else:
+                    call._answered_with(queued.answer)
+                usage = self._usage(queued)
                 # Built in one go, then handed out: the runner does a lot of work between
                 # two events, and building each one on demand would run on cold caches.
-                lifecycle = list(
-                    lifecycle_events(
-                        response.response_id,
-                        output,
-                        response.usage,
-                        response.request_id,
-                        _raw_usage_if_asked(step, model_settings),
-                        all_items=self._stream_all_items,
-                    )
+                lifecycle = lifecycle_events(
+                    step.response_id,
+                    output,
+                    usage,
+                    step.request_id,
+                    _raw_usage_if_asked(step, model_settings),
+                    all_items=self._stream_all_items,
+                    owned=True,
                 )
             for event in lifecycle:
                 yield event
-            trace.finish_response(output, response.usage)
+            trace.finish_response(output, usage)
         except BaseException as error:
             self._failed(error, trace)
             raise
@@ -311,7 +357,7 @@ class ScriptedModel(Model):
 
     # -- internals -----------------------------------------------------------------
 
-    def _begin(
+    def _record(
         self,
         system_instructions: str | None,
         input: str | list[TResponseInputItem],
@@ -325,9 +371,8 @@ class ScriptedModel(Model):
         prompt: ResponsePromptParam | None,
         *,
         streamed: bool,
-    ) -> tuple[ModelCall, int, QueuedStep]:
-        # Record and take synchronously, with no await in between: concurrent runs
-        # sharing this model consume steps in the order their calls arrive.
+    ) -> tuple[ModelCall, int]:
+        # A value that cannot be copied raises here, before anything is recorded.
         call = ModelCall._record(
             self._cache,
             system_instructions=system_instructions,
@@ -342,16 +387,19 @@ class ScriptedModel(Model):
             prompt=prompt,
             streamed=streamed,
             previous_settings=self._calls[-1]._model_settings if self._calls else None,
+            wrap_errors=self._extra_checks,
         )
         index = len(self._calls)
         self._calls.append(call)
-        self._admit(call)
-        return call, index, self._take(call, index)
+        return call, index
 
     def _take(self, call: ModelCall, index: int) -> QueuedStep:
+        # Synchronous, with no await between recording and taking: concurrent runs
+        # sharing this model consume steps in the order their calls arrive.
+        self._admit(call)
         head = self._script.peek()
         if head is None:
-            raise UnexpectedModelCall(call, index)
+            raise unexpected_call(call, index)
         if head.step.match is None and not self._script.in_group():
             self._script.take()
             return head
@@ -362,13 +410,19 @@ class ScriptedModel(Model):
             if _accepts(queued, call):
                 self._script.take_candidate(queued)
                 return queued
-        raise ModelCallMatcherError(
+        raise matcher_rejected(
             call,
             index,
             head.input_index,
             tuple(copy_step(queued.step) for queued in candidates),
             self._script.in_group(),
         )
+
+    async def _resolve(self, call: ModelCall, queued: QueuedStep) -> QueuedStep:
+        resolved = await resolve_step(call, queued, extra_checks=self._extra_checks)
+        # Explicit call ids of a responder's answer are taken from now on too.
+        self._call_ids.note(resolved.step.output)
+        return resolved
 
     def _admit(self, call: ModelCall) -> None:
         """Check a recorded call before it takes a step; raising leaves the step in place."""
@@ -385,8 +439,7 @@ class ScriptedModel(Model):
         if error is not self._scripted_failure:
             self._advice = None
         self._scripted_failure = None
-        if not isinstance(error, (GeneratorExit, asyncio.CancelledError)):
-            trace.record_error(error)
+        trace.record_error(error)
 
     def _noted(
         self, entries: list[QueuedStep | Entry[QueuedStep]]
@@ -398,60 +451,94 @@ class ScriptedModel(Model):
                 self._call_ids.note(one.step.output)
         return entries
 
-    def _model_response(
-        self,
-        step: ModelStep,
-        auto_id: bool,
-        index: int,
-        settings: ModelSettings,
-        request_input: str | list[TResponseInputItem],
-    ) -> ModelResponse:
-        if step.usage is not None:
-            usage = detach(step.usage)
-        elif self._default_usage is not None:
-            usage = detach(self._default_usage)
-        else:
-            usage = Usage(requests=1)
-        response_id = step.response_id
-        if response_id is None and auto_id:
-            response_id = f"resp_scripted_{ordinal(index)}"
-        extra: dict[str, Any] = {}
-        raw_usage = _raw_usage_if_asked(step, settings)
-        if _HAS_RAW_USAGE and raw_usage is not None:
-            extra["raw_usage"] = raw_usage
-        return ModelResponse(
-            output=self._call_ids.assign(step.output, request_input),
-            usage=usage,
-            response_id=response_id,
-            request_id=step.request_id,
-            **extra,
-        )
+    def _output(self, queued: QueuedStep, request_input: object) -> list[Any]:
+        """The step's output as this call answers with it: dict apply-patch calls
+        converted (which may fail, as the SDK's double fails), call ids assigned."""
+        if queued.ready is not None:
+            return list(queued.ready)
+        items: Sequence[Any] = queued.step.output
+        if any(isinstance(item, dict) for item in items):
+            items = [
+                apply_patch_item(item)
+                if isinstance(item, dict) and item.get("type") == "apply_patch_call"
+                else item
+                for item in items
+            ]
+        return self._call_ids.assign(items, request_input)
+
+    def _usage(self, queued: QueuedStep) -> Usage:
+        # A queued step answers once, so its own (private) usage snapshot can go out.
+        if queued.usage is not None:
+            return queued.usage
+        return copy_usage(self._default_usage)
+
+    def _check_streamable(self, output: Sequence[Any], input_index: int) -> None:
+        bad = first_unstreamable(output, all_items=self._stream_all_items)
+        if bad is None:
+            return
+        position, class_name, kind = bad
+        hint = ""
+        if not self._stream_all_items and kind in TOOL_LIFECYCLE_TYPES:
+            hint = (
+                " Or make the model with ScriptedModel(..., stream_all_items=True) to "
+                "stream it as the provider does."
+            )
+        raise unstreamable_item(class_name, position, input_index, hint)
 
     def _trace(self, call: ModelCall) -> GenerationTrace:
+        if not self._emit_traces:
+            return NO_TRACE
         return start_generation(
-            enabled=self._emit_traces and not call.tracing.is_disabled(),
+            enabled=self._emit_traces,
             include_data=call.tracing.include_data(),
             call=call,
             model_name=SCRIPTED_MODEL_NAME,
         )
 
 
-def _normalize_all(steps: Iterable[StepInput]) -> list[QueuedStep | Entry[QueuedStep]]:
+_RESPONSE_DEFAULTS = {
+    field.name: field.default
+    for field in dataclasses.fields(ModelResponse)
+    if field.default is not dataclasses.MISSING
+}
+
+
+def _validated_response(values: dict[str, Any]) -> ModelResponse:
+    """A ``ModelResponse`` of values that are valid already (items and usage checked when
+    queued), made without validating them again: the runner asks for one per call."""
+    response = object.__new__(ModelResponse)
+    response.__dict__.update(_RESPONSE_DEFAULTS)
+    response.__dict__.update(values)
+    return response
+
+
+def _checked_default(usage: object, argument: str) -> Usage:
+    try:
+        return checked_usage(usage, argument)
+    except ValueProblem as problem:
+        raise invalid_argument(argument, "an agents.Usage or None", str(problem)) from None
+
+
+def _normalize_all(
+    steps: Iterable[StepInput], extra_checks: bool
+) -> list[QueuedStep | Entry[QueuedStep]]:
     if isinstance(steps, (str, bytes, bytearray, dict)) or not isinstance(steps, Iterable):
-        raise InvalidModelStep(
+        raise invalid_step(
             "invalid_input",
             0,
             f"steps must be a sequence of steps, got {describe(steps)}; wrap a single "
             f"step in a list, e.g. ScriptedModel([[assistant_message('...')]]).",
         )
     if isinstance(steps, BaseModel):
-        raise InvalidModelStep(
+        raise invalid_step(
             "invalid_input",
             0,
             "steps must be a sequence of steps, got a single output item; one response is "
             "a list of items, so write ScriptedModel([[item]]).",
         )
-    return [normalize_entry(step, index) for index, step in enumerate(steps)]
+    return [
+        normalize_entry(step, index, extra_checks=extra_checks) for index, step in enumerate(steps)
+    ]
 
 
 def _accepts(queued: QueuedStep, call: ModelCall) -> bool:
@@ -463,7 +550,7 @@ def _accepts(queued: QueuedStep, call: ModelCall) -> bool:
     except TypeError as error:
         if responder_signature_known(match):
             raise  # the matcher's own error, from inside it
-        raise InvalidModelStep(
+        raise invalid_step(
             "invalid_matcher",
             queued.input_index,
             "calling match with the ModelCall failed; a matcher takes the ModelCall as its "
@@ -473,7 +560,7 @@ def _accepts(queued: QueuedStep, call: ModelCall) -> bool:
         close = getattr(verdict, "close", None)
         if callable(close):
             close()  # never awaited: closing it avoids a "never awaited" warning
-        raise InvalidModelStep(
+        raise invalid_step(
             "invalid_matcher",
             queued.input_index,
             "match returned an awaitable; a matcher must answer at once (a plain function "
@@ -487,29 +574,4 @@ def _raw_usage_if_asked(step: ModelStep, settings: ModelSettings) -> dict[str, A
     # Reported only when the run asks for raw usage, as provider models do.
     if step.raw_usage is None or getattr(settings, "preserve_raw_usage", None) is not True:
         return None
-    return detach(dict(step.raw_usage))
-
-
-def _streamable_output(response: ModelResponse, input_index: int, *, all_items: bool) -> list[Any]:
-    bad = unstreamable_item(response.output, all_items=all_items)
-    if bad is not None:
-        position, kind = bad
-        if not all_items and kind in TOOL_LIFECYCLE_TYPES:
-            hint = (
-                "Make the model with ScriptedModel(..., stream_all_items=True) to stream it "
-                "as the provider does, or script this step with "
-                "ModelStep.stream(events, output=[...]) and give its exact events."
-            )
-        else:
-            hint = (
-                "For a streamed run, script this step with "
-                "ModelStep.stream(events, output=[...]) and give its exact events."
-            )
-        raise InvalidModelStep(
-            "invalid_stream_events",
-            input_index,
-            f"output item {position + 1} has type {safe_repr(kind, 40)}, which has no "
-            f"automatic streaming lifecycle (only assistant messages, reasoning, function "
-            f"calls and apply-patch calls do). {hint}",
-        )
-    return list(response.output)
+    return dict(step.raw_usage)

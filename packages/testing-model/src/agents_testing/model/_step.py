@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ._call import ModelCall
 
 __all__ = [
+    "DEFAULT_RESPONSE_ID",
     "SPEC_KEYS",
     "Matcher",
     "ModelStep",
@@ -75,20 +76,26 @@ StepInput = Union[
 SPEC_KEYS = frozenset(ModelStepSpec.__annotations__)
 
 
-@dataclasses.dataclass(frozen=True)
+DEFAULT_RESPONSE_ID = "resp-789"
+"""The response id of a step that does not set one (``response_id=None`` means no id)."""
+
+
+@dataclasses.dataclass
 class ModelStep:
     """What one model call returns, raises or derives from the request.
 
     Build it with keyword fields (the same names as :class:`ModelStepSpec`) or with
-    :meth:`respond`, :meth:`stream` and :meth:`raise_error`. Unset ``usage`` gets a
-    usage of one request; ``response_id`` stays as given (``None``: no id), only the
-    output-sequence shorthand gets a deterministic id. Sequences are frozen into tuples
-    when the step is made.
+    :meth:`respond`, :meth:`stream` and :meth:`raise_error`. A step is a plain, mutable
+    value: queuing it (constructor, ``enqueue()``, ``extend()``) takes a snapshot, so
+    changing the step or its items afterwards changes nothing queued. ``usage`` left
+    as the all-zero ``Usage()`` (or None) means the model's default usage (one
+    request, unless ``set_default_usage`` says otherwise); ``response_id`` defaults to
+    ``"resp-789"``, and ``None`` means no id.
     """
 
-    output: Sequence[TResponseOutputItem] = ()
-    usage: Usage | None = None
-    response_id: str | None = None
+    output: Sequence[TResponseOutputItem] = dataclasses.field(default_factory=list)
+    usage: Usage | None = dataclasses.field(default_factory=Usage)
+    response_id: str | None = DEFAULT_RESPONSE_ID
     request_id: str | None = None
     raw_usage: Mapping[str, Any] | None = None
     error: Exception | None = None
@@ -98,15 +105,6 @@ class ModelStep:
     #: Checked against the recorded ``ModelCall`` before the step answers: only ``False``
     #: rejects (the step stays pending); an exception propagates and also leaves it pending.
     match: Matcher | None = None
-
-    def __post_init__(self) -> None:
-        # A list handed in stays the test's own: the step keeps a tuple of its items,
-        # so appending to the list later does not change the step. Validation comes
-        # later, when the step is queued, where the error can name the step.
-        for name in ("output", "stream_events"):
-            value = getattr(self, name)
-            if isinstance(value, list):
-                object.__setattr__(self, name, tuple(value))
 
     @classmethod
     def respond(cls, responder: Responder, *, match: Matcher | None = None) -> ModelStep:
@@ -120,7 +118,7 @@ class ModelStep:
         *,
         output: Sequence[TResponseOutputItem] = (),
         usage: Usage | None = None,
-        response_id: str | None = None,
+        response_id: str | None = DEFAULT_RESPONSE_ID,
         match: Matcher | None = None,
     ) -> ModelStep:
         """A step that streams exactly ``events``; a non-streamed call returns ``output``."""
@@ -146,11 +144,20 @@ class ModelStep:
 
 @dataclasses.dataclass(frozen=True)
 class QueuedStep:
-    """A validated step with its origin; ``auto_id`` gives it a deterministic response id."""
+    """A validated step with its origin, ready to answer a call.
+
+    ``step`` is the snapshot taken when it was queued; ``usage`` is its usage, or None
+    when the step leaves it to the model's default. What can be worked out once is
+    worked out when the step is queued: ``ready`` is the output as a call hands it out
+    (None when the call must still convert a dict item or assign a call id), and
+    ``answer`` the records of its tool calls that the call keeps.
+    """
 
     step: ModelStep
     input_index: int
-    auto_id: bool = False
+    usage: Usage | None = None
+    ready: tuple[Any, ...] | None = None
+    answer: tuple[Any, ...] = ()
 
 
 def copy_step(step: ModelStep) -> ModelStep:
@@ -158,9 +165,11 @@ def copy_step(step: ModelStep) -> ModelStep:
     events = step.stream_events
     return dataclasses.replace(
         step,
-        output=tuple(detach(item) for item in step.output),
+        output=[detach(item) for item in step.output],
         usage=None if step.usage is None else detach(step.usage),
         raw_usage=None if step.raw_usage is None else detach(step.raw_usage),
-        stream_events=events if events is None or callable(events) else detach(events),
+        stream_events=(
+            events if events is None or callable(events) else [detach(e) for e in events]
+        ),
         retry_advice=None if step.retry_advice is None else detach(step.retry_advice),
     )

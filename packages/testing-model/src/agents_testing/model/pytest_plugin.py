@@ -41,14 +41,15 @@ def scripted_model(_agents_testing_doubles: ScriptedDoubles) -> ScriptedModelFac
     """Make ``ScriptedModel(...)`` doubles, each checked with ``assert_complete()`` at teardown.
 
     Unlike the bare class, its models default to ``stream_all_items=True`` (streamed
-    runs carry hosted and built-in tool calls with their provider events), and their
-    scripted function calls are checked against the offered tools unless the test says
-    ``@pytest.mark.agents_testing(check_tool_calls=False)`` or the call passes
-    ``check_tool_calls=False``.
+    runs carry hosted and built-in tool calls with their provider events) and to
+    ``extra_checks=True`` (our stricter checks), and their scripted function calls are
+    checked against the offered tools. ``@pytest.mark.agents_testing(extra_checks=False)``
+    or ``(check_tool_calls=False)`` turn those off for a test; an argument given to the
+    fixture wins over the marker.
     """
     from agents_testing.model import ScriptedModel
 
-    checked = _agents_testing_doubles.options.check_tool_calls
+    options = _agents_testing_doubles.options
 
     def scripted(
         steps: Iterable[StepInput] = (),
@@ -57,15 +58,17 @@ def scripted_model(_agents_testing_doubles: ScriptedDoubles) -> ScriptedModelFac
         default_usage: Usage | None = None,
         stream_all_items: bool = True,
         check_tool_calls: bool | None = None,
+        extra_checks: bool | None = None,
     ) -> ScriptedModel:
-        if check_tool_calls is None:
-            check_tool_calls = checked
         return ScriptedModel(
             steps,
             emit_traces=emit_traces,
             default_usage=default_usage,
             stream_all_items=stream_all_items,
-            check_tool_calls=check_tool_calls,
+            check_tool_calls=options.check_tool_calls
+            if check_tool_calls is None
+            else check_tool_calls,
+            extra_checks=options.extra_checks if extra_checks is None else extra_checks,
         )
 
     scripted.__doc__ = ScriptedModel.__doc__
@@ -80,17 +83,24 @@ def scripted_model_provider(
 
     The SDK's default provider is restored at teardown (before the end-of-test check);
     each provider made is checked with ``assert_complete()`` like every ``scripted_*``
-    double. When several are made, the most recent one answers.
+    double. When several are made, the most recent one answers. Its models default to
+    ``stream_all_items``, ``check_tool_calls`` and ``extra_checks`` on, as the
+    ``scripted_model`` fixture's do.
     """
     from agents_testing.model import ScriptedModelProvider
+
+    options = _agents_testing_doubles.options
 
     with ExitStack() as installed:
 
         def make(**scripts: Any) -> ScriptedModelProvider:
-            # As with scripted_model: stream every item, check tool calls unless told not to.
+            # As with scripted_model: stream every item, check tool calls and our extra
+            # checks unless told not to.
             scripts.setdefault("stream_all_items", True)
             if scripts.get("check_tool_calls") is None:
-                scripts["check_tool_calls"] = _agents_testing_doubles.options.check_tool_calls
+                scripts["check_tool_calls"] = options.check_tool_calls
+            if scripts.get("extra_checks") is None:
+                scripts["extra_checks"] = options.extra_checks
             provider = ScriptedModelProvider(**scripts)
             installed.enter_context(provider.as_default())
             return provider
@@ -99,7 +109,11 @@ def scripted_model_provider(
         signature = inspect.signature(ScriptedModelProvider)
         make.__signature__ = signature.replace(  # type: ignore[attr-defined]
             parameters=[
-                p.replace(default=True) if p.name == "stream_all_items" else p
+                p.replace(default=True)
+                if p.name == "stream_all_items"
+                else p.replace(default=None)
+                if p.name == "extra_checks"
+                else p
                 for p in signature.parameters.values()
             ]
         )

@@ -63,6 +63,7 @@ _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
             "ScriptedModelFactory",
             "UnconsumedModelSteps",
             "UnexpectedModelCall",
+            "UnstreamableOutputItem",
             "any_order",
             "assistant_message",
             "RoutedModelCall",

@@ -115,24 +115,39 @@ def _all_dicts(items: Sequence[Any]) -> bool:
     return all(map(is_, map(type, items), repeat(dict)))
 
 
+# Values of these types are the same value exactly when they are equal and of the same
+# type; any other value (a float, for its sign; a container, for what it holds) is
+# looked at closely wherever it is not the very same object.
+_PLAIN: frozenset[type] = frozenset({str, int, bool, bytes, type(None)})
+
+
 class _Flat:
     """A snapshotted sequence of plain dicts laid flat: item sizes, keys and values in order.
 
     Runners rebuild the conversation's item dicts on every turn but fill them with the
     very same key and value objects. So a new sequence is checked against the
-    snapshots with a few C-level passes: item sizes, keys in order, and the values,
-    which ``gc.get_referents`` lists in order (and the keys as well unless they are all
-    exact strings, which the length check notices) and which are compared by identity.
-    Identical objects need no further look; only values that are not the same object
-    are compared in Python, types included.
+    snapshots with a few C-level passes: item types and sizes, keys in order, and the
+    values, which ``gc.get_referents`` lists in order (and the keys as well unless they
+    are all exact strings, which the length check notices): equal, of the same types,
+    and, where a value is neither plain nor the very same object, the same in every
+    nested value and type.
     """
 
-    __slots__ = ("keys", "sizes", "values")
+    __slots__ = ("deep", "keys", "sizes", "types", "values")
 
-    def __init__(self, sizes: list[int], keys: list[str], values: list[Any]) -> None:
+    def __init__(
+        self,
+        sizes: list[int],
+        keys: list[str],
+        values: list[Any],
+        types: list[type],
+        deep: list[int],
+    ) -> None:
         self.sizes = sizes
         self.keys = keys
         self.values = values
+        self.types = types
+        self.deep = deep
 
     @classmethod
     def of(cls, items: Sequence[Any]) -> _Flat | None:
@@ -143,12 +158,17 @@ class _Flat:
         values = gc.get_referents(*items)
         if len(values) != sum(sizes):
             return None
-        return cls(sizes, list(chain.from_iterable(items)), values)
+        types = list(map(type, values))
+        deep = [position for position, kind in enumerate(types) if kind not in _PLAIN]
+        return cls(sizes, list(chain.from_iterable(items)), values, types, deep)
 
     def extend(self, tail: _Flat) -> None:
+        offset = len(self.values)
         self.sizes.extend(tail.sizes)
         self.keys.extend(tail.keys)
         self.values.extend(tail.values)
+        self.types.extend(tail.types)
+        self.deep.extend(offset + position for position in tail.deep)
 
     def holds(self, items: Sequence[Any]) -> bool:
         """Whether ``items`` hold exactly the snapshots laid flat here."""
@@ -158,19 +178,20 @@ class _Flat:
             return False
         values = gc.get_referents(*items)
         known = self.values
-        if len(values) != len(known):
-            return False
-        if all(map(is_, known, values)):
-            return True
-        identical = list(map(is_, known, values))
-        position = -1
         try:
-            while True:
-                position = identical.index(False, position + 1)
-                if not _same(known[position], values[position], 0):
-                    return False
-        except ValueError:  # no further position to look at
-            return True
+            # Identical objects compare equal at once, in C; so do the rest of a
+            # conversation that did not change.
+            if known != values:
+                return False
+        except Exception:  # a value whose __eq__ fails cannot be shared
+            return False
+        if list(map(type, values)) != self.types:
+            return False
+        for position in self.deep:
+            before, now = known[position], values[position]
+            if before is not now and not _same(before, now, 0):
+                return False
+        return True
 
 
 class _Recent:

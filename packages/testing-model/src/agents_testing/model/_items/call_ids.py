@@ -57,6 +57,10 @@ class CallIdAllocator:
                     self._next += 1
                 new_id = f"call_{self._next}"
                 self._next += 1
-                item = item.model_copy(update={"call_id": new_id})
+                update = {"call_id": new_id}
+                # An item whose id defaulted to its call id takes the assigned id too.
+                if getattr(item, "id", None) == AUTO_CALL_ID:
+                    update["id"] = new_id
+                item = item.model_copy(update=update)
             assigned.append(item)
         return assigned

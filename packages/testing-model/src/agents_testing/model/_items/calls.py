@@ -17,7 +17,7 @@ from openai.types.responses import (
     ResponseToolSearchCall,
 )
 
-from .._errors import InvalidModelArgument
+from .._errors import invalid_argument
 from .._script.validation import describe
 from .common import (
     build_item,
@@ -40,24 +40,32 @@ def function_call(
     item_id: str | None = None,
     namespace: str | None = None,
 ) -> ResponseFunctionToolCall:
-    """A completed call of the tool ``name``; a mapping of arguments is JSON-encoded."""
+    """A call of the tool ``name``, as the provider sends it.
+
+    A mapping of arguments is JSON-encoded compactly (no spaces, non-ASCII characters
+    kept, keys in the given order); a str is used as it is. The item's ``id`` is
+    ``item_id``, or the call id; ``status`` and ``namespace`` are left unset unless
+    given (``namespace``), so the input item the runner records for it holds exactly
+    ``type``, ``name``, ``arguments``, ``call_id`` and ``id``.
+    """
     check_text("function_call", "name", name, empty=False)
     call = call_id_or_auto("function_call", call_id)
     optional_text("function_call", "item_id", item_id)
     optional_text("function_call", "namespace", namespace)
     if arguments is None:
-        raise InvalidModelArgument("function_call(arguments)", "a str or a mapping", "None")
-    encoded = json_arguments("function_call", "arguments", arguments)
+        raise invalid_argument("function_call(arguments)", "a str or a mapping", "None")
+    encoded = json_arguments("function_call", "arguments", arguments, compact=True)
     fields: dict[str, Any] = {}
     if namespace is not None:
         fields["namespace"] = namespace
+    # Without item_id the item's id is its call id (a call id still to be assigned
+    # gives the id assigned with it).
     return ResponseFunctionToolCall(
         type="function_call",
         name=name,
         arguments=encoded,
         call_id=call,
-        id=item_id,
-        status="completed",
+        id=call if item_id is None else item_id,
         **fields,
     )
 
@@ -79,7 +87,7 @@ def handoff_call(
     elif isinstance(agent, AgentBase):
         name = Handoff.default_tool_name(agent)
     else:
-        raise InvalidModelArgument(
+        raise invalid_argument(
             "handoff_call(agent)",
             "an agents.Agent or an agents.Handoff (from handoff(agent, ...))",
             describe(agent),
@@ -133,7 +141,7 @@ def tool_search_call(
 ) -> ResponseToolSearchCall:
     """A hosted tool search the provider ran (``execution="server"``) with ``arguments``."""
     if arguments is not None and not isinstance(arguments, Mapping):
-        raise InvalidModelArgument(
+        raise invalid_argument(
             "tool_search_call(arguments)", "a mapping or None", describe(arguments)
         )
     call = call_id_or_auto("tool_search_call", call_id)

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from .._errors import InvalidModelArgument
+from .._errors import invalid_argument
 from .._script.validation import describe
 
 __all__ = [
@@ -37,14 +37,14 @@ def check_text(builder: str, argument: str, value: object, *, empty: bool = True
     """``value`` if it is a str (non-empty unless ``empty``), else InvalidModelArgument."""
     if not isinstance(value, str) or (not empty and not value):
         expected = "a str" if empty else "a non-empty str"
-        raise InvalidModelArgument(f"{builder}({argument})", expected, describe(value))
+        raise invalid_argument(f"{builder}({argument})", expected, describe(value))
     return value
 
 
 def optional_text(builder: str, argument: str, value: object) -> str | None:
     """``value`` if it is None or a str, else InvalidModelArgument."""
     if value is not None and not isinstance(value, str):
-        raise InvalidModelArgument(f"{builder}({argument})", "a str or None", describe(value))
+        raise invalid_argument(f"{builder}({argument})", "a str or None", describe(value))
     return value
 
 
@@ -56,22 +56,30 @@ def call_id_or_auto(builder: str, value: object) -> str:
     return check_text(builder, "call_id", value, empty=False)
 
 
-def json_arguments(builder: str, argument: str, value: object, *, default: str = "{}") -> str:
-    """A JSON text from a mapping (encoded) or a str (kept as given); None gives ``default``."""
+def json_arguments(
+    builder: str, argument: str, value: object, *, default: str = "{}", compact: bool = False
+) -> str:
+    """A JSON text from a mapping (encoded) or a str (kept as given); None gives ``default``.
+
+    ``compact`` encodes as a provider sends arguments: no spaces after separators and
+    non-ASCII characters as they are.
+    """
     if value is None:
         return default
     if isinstance(value, str):
         return value
     if isinstance(value, Mapping):
         try:
+            if compact:
+                return json.dumps(dict(value), separators=(",", ":"), ensure_ascii=False)
             return json.dumps(dict(value))
         except Exception as error:
-            raise InvalidModelArgument(
+            raise invalid_argument(
                 f"{builder}({argument})",
                 "JSON-compatible values (or an already encoded str)",
                 f"values that cannot be encoded ({type(error).__name__})",
             ) from None
-    raise InvalidModelArgument(f"{builder}({argument})", "a str or a mapping", describe(value))
+    raise invalid_argument(f"{builder}({argument})", "a str or a mapping", describe(value))
 
 
 def build_item(
@@ -90,7 +98,7 @@ def build_item(
         argument = arguments.get(field, field or "?")
         where = ".".join(location[1:])
         problem = first.get("msg", "invalid value")
-        raise InvalidModelArgument(
+        raise invalid_argument(
             f"{builder}({argument})",
             f"a value the installed openai accepts for {cls.__name__}.{field}"
             + (f" ({where}: {problem})" if where else f" ({problem})"),

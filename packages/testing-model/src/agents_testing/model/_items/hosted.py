@@ -23,7 +23,7 @@ from openai.types.responses.response_output_item import (
     McpListTools,
 )
 
-from .._errors import InvalidModelArgument
+from .._errors import invalid_argument
 from .._script.validation import describe
 from .common import build_item, check_text, json_arguments, optional_text
 
@@ -42,13 +42,11 @@ _EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
 
 def _mappings(builder: str, argument: str, values: object) -> list[dict[str, Any]]:
     if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Sequence):
-        raise InvalidModelArgument(
-            f"{builder}({argument})", "a sequence of mappings", describe(values)
-        )
+        raise invalid_argument(f"{builder}({argument})", "a sequence of mappings", describe(values))
     found: list[dict[str, Any]] = []
     for position, value in enumerate(values):
         if not isinstance(value, Mapping):
-            raise InvalidModelArgument(
+            raise invalid_argument(
                 f"{builder}({argument}[{position}])", "a mapping", describe(value)
             )
         found.append(dict(value))
@@ -180,7 +178,7 @@ def mcp_list_tools(
     check_text("mcp_list_tools", "server_label", server_label, empty=False)
     check_text("mcp_list_tools", "item_id", item_id, empty=False)
     if isinstance(tools, (str, bytes, Mapping)) or not isinstance(tools, Sequence):
-        raise InvalidModelArgument(
+        raise invalid_argument(
             "mcp_list_tools(tools)", "a sequence of names or mappings", describe(tools)
         )
     listed: list[dict[str, Any]] = []
@@ -190,7 +188,7 @@ def mcp_list_tools(
         elif isinstance(tool, Mapping):
             listed.append({"input_schema": dict(_EMPTY_SCHEMA), **tool})
         else:
-            raise InvalidModelArgument(
+            raise invalid_argument(
                 f"mcp_list_tools(tools[{position}])", "a str or a mapping", describe(tool)
             )
     fields = {

@@ -19,7 +19,7 @@ from openai.types.responses import (
 )
 from openai.types.responses.response_output_item import LocalShellCall
 
-from .._errors import InvalidModelArgument
+from .._errors import invalid_argument
 from .._script.validation import describe
 from .common import build_item, call_id_or_auto, check_text
 
@@ -31,14 +31,12 @@ def _commands(builder: str, argument: str, value: object) -> list[str]:
         return [value]
     if isinstance(value, Sequence) and all(isinstance(part, str) for part in value):
         return list(value)
-    raise InvalidModelArgument(
-        f"{builder}({argument})", "a str or a sequence of str", describe(value)
-    )
+    raise invalid_argument(f"{builder}({argument})", "a str or a sequence of str", describe(value))
 
 
 def _optional_int(builder: str, argument: str, value: object) -> int | None:
     if value is not None and (type(value) is not int or value < 0):
-        raise InvalidModelArgument(
+        raise invalid_argument(
             f"{builder}({argument})", "a non-negative int or None", describe(value)
         )
     return value
@@ -57,7 +55,7 @@ def computer_call(
     elif isinstance(action, Mapping):
         fields_action = dict(action)
     else:
-        raise InvalidModelArgument(
+        raise invalid_argument(
             "computer_call(action)", "an action name or an action mapping", describe(action)
         )
     call = call_id_or_auto("computer_call", call_id)
@@ -117,14 +115,14 @@ def local_shell_call(
     else:
         argv = _commands("local_shell_call", "command", command)
     if not argv:
-        raise InvalidModelArgument(
+        raise invalid_argument(
             "local_shell_call(command)", "a non-empty command", describe(command)
         )
     if env is not None and not (
         isinstance(env, Mapping)
         and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())
     ):
-        raise InvalidModelArgument(
+        raise invalid_argument(
             "local_shell_call(env)", "a mapping of str to str or None", describe(env)
         )
     if working_directory is not None:
@@ -159,14 +157,14 @@ def apply_patch_call(
     or delete it."""
     check_text("apply_patch_call", "path", path, empty=False)
     if operation not in ("create_file", "update_file", "delete_file"):
-        raise InvalidModelArgument(
+        raise invalid_argument(
             "apply_patch_call(operation)",
             "'create_file', 'update_file' or 'delete_file'",
             describe(operation),
         )
     if operation == "delete_file":
         if diff is not None:
-            raise InvalidModelArgument(
+            raise invalid_argument(
                 "apply_patch_call(diff)", "None for operation='delete_file'", describe(diff)
             )
     else:

@@ -19,13 +19,13 @@ from typing_extensions import TypedDict
 
 from agents_testing.core import safe_repr
 
-from .._errors import InvalidModelArgument
+from .._errors import invalid_argument
 from .._script.validation import describe
 from .common import check_text, optional_text
 
 __all__ = ["assistant_message", "final_output", "reasoning", "refusal"]
 
-DEFAULT_MESSAGE_ID = "msg_scripted"
+DEFAULT_MESSAGE_ID = "scripted-message"
 DEFAULT_REASONING_ID = "rs_scripted"
 
 
@@ -36,12 +36,17 @@ def _message(content: Any, item_id: str) -> ResponseOutputMessage:
 
 
 def assistant_message(text: str, *, item_id: str = DEFAULT_MESSAGE_ID) -> ResponseOutputMessage:
-    """A completed assistant message whose only content is ``text``."""
+    """A completed assistant message whose only content is ``text`` (no annotations, and
+    ``logprobs`` an empty list, as the SDK's own builder makes it)."""
     if not isinstance(text, str):
-        raise InvalidModelArgument("assistant_message(text)", "a str", describe(text))
+        raise invalid_argument("assistant_message(text)", "a str", describe(text))
     if not isinstance(item_id, str):
-        raise InvalidModelArgument("assistant_message(item_id)", "a str", describe(item_id))
-    return _message(ResponseOutputText(type="output_text", text=text, annotations=[]), item_id)
+        raise invalid_argument("assistant_message(item_id)", "a str", describe(item_id))
+    return _message(_text_part(text), item_id)
+
+
+def _text_part(text: str) -> ResponseOutputText:
+    return ResponseOutputText(type="output_text", text=text, annotations=[], logprobs=[])
 
 
 def refusal(text: str, *, item_id: str = DEFAULT_MESSAGE_ID) -> ResponseOutputMessage:
@@ -65,13 +70,13 @@ def final_output(
     """
     check_text("final_output", "item_id", item_id)
     if isinstance(value, type):
-        raise InvalidModelArgument(
+        raise invalid_argument(
             "final_output(value)",
             "an instance of the output type (a pydantic model, dataclass or dict value)",
             f"the class {value.__name__}",
         )
     if isinstance(value, str):
-        raise InvalidModelArgument(
+        raise invalid_argument(
             "final_output(value)",
             "a structured value (an agent without an output_type answers in plain text: "
             "use assistant_message(text))",
@@ -81,7 +86,7 @@ def final_output(
     if value is None or not (
         isinstance(value, (BaseModel, Mapping, list, tuple, int, float)) or is_dataclass
     ):
-        raise InvalidModelArgument(
+        raise invalid_argument(
             "final_output(value)",
             "a pydantic model, dataclass or dict value (or a JSON list, number or bool)",
             describe(value),
@@ -95,14 +100,14 @@ def final_output(
     else:
         # The SDK wraps every output type that is neither a pydantic model nor a dict.
         text = wrapped
-    return _message(ResponseOutputText(type="output_text", text=text, annotations=[]), item_id)
+    return _message(_text_part(text), item_id)
 
 
 def _json(value: object) -> str:
     try:
         return to_json(value, by_alias=True).decode()
     except Exception as error:
-        raise InvalidModelArgument(
+        raise invalid_argument(
             "final_output(value)",
             "a value that encodes as JSON",
             f"{describe(value)} ({type(error).__name__})",
@@ -120,7 +125,7 @@ def _validated_text(output_type: object, texts: tuple[str, str], value: object) 
         wrapper = make_typed_dict("OutputType", {"response": output_type})
         wrapped_adapter: TypeAdapter[Any] = TypeAdapter(wrapper)
     except Exception as error:
-        raise InvalidModelArgument(
+        raise invalid_argument(
             "final_output(output_type)",
             "a type the SDK accepts as an agent's output_type (or its AgentOutputSchema)",
             f"{describe(output_type)} ({type(error).__name__})",
@@ -137,7 +142,7 @@ def _validated_text(output_type: object, texts: tuple[str, str], value: object) 
         # reads is the one its own schema for the type accepts.
         schema = AgentOutputSchema(output_type, strict_json_schema=False)  # type: ignore[arg-type]
         return plain if _validates(schema, plain) else wrapped
-    raise InvalidModelArgument(
+    raise invalid_argument(
         "final_output(value)",
         f"a value that the output type {safe_repr(output_type, 60)} validates",
         describe(value),
@@ -158,7 +163,7 @@ def reasoning(
     """A reasoning item with one summary part per ``summary`` text (none: an empty summary)."""
     for position, text in enumerate(summary):
         if not isinstance(text, str):
-            raise InvalidModelArgument(f"reasoning(summary[{position}])", "a str", describe(text))
+            raise invalid_argument(f"reasoning(summary[{position}])", "a str", describe(text))
     check_text("reasoning", "item_id", item_id)
     optional_text("reasoning", "encrypted_content", encrypted_content)
     fields: dict[str, Any] = {}

@@ -22,11 +22,12 @@ from agents_testing.core import compat, safe_repr
 
 from .._call import ModelCall
 from .._errors import (
-    InvalidModelArgument,
     InvalidModelStep,
     UnconsumedModelSteps,
-    UnconsumedProviderSteps,
-    UnscriptedModelCall,
+    invalid_argument,
+    invalid_step,
+    unconsumed_provider_steps,
+    unscripted_call,
 )
 from .._script.validation import describe
 from .._scripted_model import ScriptedModel
@@ -78,8 +79,8 @@ class ScriptedModelProvider(ModelProvider):
     name), else of the model name the agent gives (``by_model``), else
     by ``default``; with none of them it raises :class:`UnscriptedModelCall`. Agents
     given a ``Model`` instance never reach a provider and are not affected.
-    ``stream_all_items`` and ``check_tool_calls`` are passed to the ``ScriptedModel``
-    made for each script given as steps (the fixture turns both on).
+    ``stream_all_items``, ``check_tool_calls`` and ``extra_checks`` are passed to the
+    ``ScriptedModel`` made for each script given as steps (the fixture turns them on).
     """
 
     # Two signatures rather than one union: a type checker infers a dict literal of
@@ -93,6 +94,7 @@ class ScriptedModelProvider(ModelProvider):
         default: Script | None = None,
         stream_all_items: bool = False,
         check_tool_calls: bool | None = None,
+        extra_checks: bool = False,
     ) -> None: ...
 
     @overload
@@ -104,6 +106,7 @@ class ScriptedModelProvider(ModelProvider):
         default: Script | None = None,
         stream_all_items: bool = False,
         check_tool_calls: bool | None = None,
+        extra_checks: bool = False,
     ) -> None: ...
 
     def __init__(
@@ -114,15 +117,19 @@ class ScriptedModelProvider(ModelProvider):
         default: Script | None = None,
         stream_all_items: bool = False,
         check_tool_calls: bool | None = None,
+        extra_checks: bool = False,
     ) -> None:
         # Scripts given as steps become ScriptedModels made with these options.
-        options = {"stream_all_items": stream_all_items, "check_tool_calls": check_tool_calls}
-        if not isinstance(stream_all_items, bool):
-            raise InvalidModelArgument(
-                "ScriptedModelProvider(stream_all_items)", "a bool", describe(stream_all_items)
-            )
+        options = {
+            "stream_all_items": stream_all_items,
+            "check_tool_calls": check_tool_calls,
+            "extra_checks": extra_checks,
+        }
+        for name, value in (("stream_all_items", stream_all_items), ("extra_checks", extra_checks)):
+            if not isinstance(value, bool):
+                raise invalid_argument(f"ScriptedModelProvider({name})", "a bool", describe(value))
         if check_tool_calls is not None and not isinstance(check_tool_calls, bool):
-            raise InvalidModelArgument(
+            raise invalid_argument(
                 "ScriptedModelProvider(check_tool_calls)",
                 "a bool or None",
                 describe(check_tool_calls),
@@ -133,7 +140,7 @@ class ScriptedModelProvider(ModelProvider):
             None if default is None else _model("default", "the default", default, options)
         )
         if not self._by_agent and not self._by_model and self._default is None:
-            raise InvalidModelArgument(
+            raise invalid_argument(
                 "ScriptedModelProvider()",
                 "at least one script (by_agent=..., by_model=... or default=...)",
                 "none",
@@ -182,7 +189,7 @@ class ScriptedModelProvider(ModelProvider):
             except UnconsumedModelSteps as error:
                 left[label] = error
         if left:
-            raise UnconsumedProviderSteps(left, len(checked))
+            raise unconsumed_provider_steps(left, len(checked))
 
     # -- the ModelProvider interface -----------------------------------------------------
 
@@ -237,7 +244,7 @@ class ScriptedModelProvider(ModelProvider):
             return f"model {safe_repr(name)}", agent, self._by_model[name]
         if self._default is not None:
             return "default", agent, self._default
-        raise UnscriptedModelCall(agent, name, tuple(self._by_agent), tuple(self._by_model))
+        raise unscripted_call(agent, name, tuple(self._by_agent), tuple(self._by_model))
 
     def _answering(self, model_name: str | None) -> ScriptedModel:
         label, agent, model = self._route(model_name)
@@ -340,6 +347,7 @@ class ScriptedModelProviderFactory(Protocol):
         default: Script | None = None,
         stream_all_items: bool = True,
         check_tool_calls: bool | None = None,
+        extra_checks: bool | None = None,
     ) -> ScriptedModelProvider: ...
 
     @overload
@@ -351,6 +359,7 @@ class ScriptedModelProviderFactory(Protocol):
         default: Script | None = None,
         stream_all_items: bool = True,
         check_tool_calls: bool | None = None,
+        extra_checks: bool | None = None,
     ) -> ScriptedModelProvider: ...
 
     def __call__(
@@ -361,6 +370,7 @@ class ScriptedModelProviderFactory(Protocol):
         default: Script | None = None,
         stream_all_items: bool = True,
         check_tool_calls: bool | None = None,
+        extra_checks: bool | None = None,
     ) -> ScriptedModelProvider: ...
 
 
@@ -388,22 +398,22 @@ def _scripts(
         pairs = list(given)
         for pair in pairs:
             if not isinstance(pair, tuple) or len(pair) != 2:
-                raise InvalidModelArgument(
+                raise invalid_argument(
                     f"ScriptedModelProvider({argument})", expected, f"an item {describe(pair)}"
                 )
     else:
-        raise InvalidModelArgument(f"ScriptedModelProvider({argument})", expected, describe(given))
+        raise invalid_argument(f"ScriptedModelProvider({argument})", expected, describe(given))
     kind = "an agent name or Agent" if argument == "by_agent" else "a model name"
     noun = "agent" if argument == "by_agent" else "model"
     scripts: dict[str, ScriptedModel] = {}
     for key, script in pairs:
         name = key_name(key)
         if name is None:
-            raise InvalidModelArgument(
+            raise invalid_argument(
                 f"ScriptedModelProvider({argument})", f"each key {kind}", describe(key)
             )
         if name in scripts:
-            raise InvalidModelArgument(
+            raise invalid_argument(
                 f"ScriptedModelProvider({argument})",
                 "each name once (an Agent key stands for its name)",
                 f"{safe_repr(name)} more than once",
@@ -419,7 +429,7 @@ def _model(argument: str, owner: str, script: object, options: dict[str, Any]) -
     # Each of these is one step (or one item) that happens to be iterable, not a script.
     single = (str, bytes, Mapping, ModelResponse, ModelStep, BaseException, BaseModel)
     if isinstance(script, single) or not isinstance(script, Iterable):
-        raise InvalidModelArgument(
+        raise invalid_argument(
             f"ScriptedModelProvider({argument})",
             "a ScriptedModel or a sequence of steps (put a single step in a list)",
             describe(script),
@@ -427,6 +437,6 @@ def _model(argument: str, owner: str, script: object, options: dict[str, Any]) -
     try:
         return ScriptedModel(script, **options)
     except InvalidModelStep as error:
-        raise InvalidModelStep(
+        raise invalid_step(
             error.reason, error.input_index, f"{error.detail} (in the script for {owner})"
         ) from None

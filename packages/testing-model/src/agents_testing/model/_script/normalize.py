@@ -13,6 +13,8 @@ from typing import Any
 
 from agents.items import ModelResponse
 from agents.retry import ModelRetryAdvice
+from agents.usage import Usage
+from pydantic import BaseModel
 
 from agents_testing.core import (
     AnyOrder,
@@ -24,9 +26,10 @@ from agents_testing.core import (
     safe_repr,
 )
 
-from .._errors import InvalidModelStep
+from .._call import answer_records
+from .._errors import InvalidModelStep, invalid_step
 from .._items.common import AUTO_CALL_ID
-from .._step import SPEC_KEYS, ModelStep, QueuedStep
+from .._step import DEFAULT_RESPONSE_ID, SPEC_KEYS, ModelStep, QueuedStep
 from .validation import (
     STREAM_EVENT_CLASSES,
     ValueProblem,
@@ -46,17 +49,18 @@ __all__ = [
 ]
 
 
-def normalize_step(value: object, index: int) -> QueuedStep:
+def normalize_step(value: object, index: int, *, extra_checks: bool = False) -> QueuedStep:
     """Validate one step in any accepted form; raise :class:`InvalidModelStep` if malformed.
 
     The result is a snapshot: nothing in it is shared with the objects the test holds,
-    apart from callables and the exception to raise.
+    apart from callables and the exception to raise. ``extra_checks`` adds the checks
+    the SDK's own double leaves out (see :class:`ScriptedModel`).
     """
     if isinstance(value, ModelStep):
-        return QueuedStep(_validated(value, index), index)
+        return _queued(value, index, extra_checks)
     if isinstance(value, AnyOrder):
         # Reached from a responder: groups are positions of the script, not answers.
-        raise InvalidModelStep(
+        raise invalid_step(
             "invalid_group",
             index,
             "a responder returned an any_order() group; a responder answers one call, so "
@@ -70,29 +74,31 @@ def normalize_step(value: object, index: int) -> QueuedStep:
             request_id=getattr(value, "request_id", None),
             raw_usage=getattr(value, "raw_usage", None),
         )
-        return QueuedStep(_validated(step, index), index)
+        return _queued(step, index, extra_checks)
     if isinstance(value, BaseException):
-        return QueuedStep(_validated(ModelStep(error=value), index), index)  # type: ignore[arg-type]
+        return _queued(ModelStep(error=value), index, extra_checks)  # type: ignore[arg-type]
     if isinstance(value, Mapping):
         unknown = [key for key in value if key not in SPEC_KEYS]
         if unknown:
-            raise InvalidModelStep(
+            raise invalid_step(
                 "unsupported_field",
                 index,
                 f"unknown key(s) {', '.join(safe_repr(key, 40) for key in unknown)}; a step "
                 f"dict may only use {', '.join(sorted(SPEC_KEYS))}.",
             )
-        return QueuedStep(_validated(ModelStep(**value), index), index)
+        return _queued(ModelStep(**value), index, extra_checks)
     if isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray)):
-        return QueuedStep(_validated(ModelStep(output=value), index), index, auto_id=True)
+        # The shorthand is exactly a step with that output: the default response id and
+        # the model's default usage.
+        return _queued(ModelStep(output=value), index, extra_checks)
     if isinstance(value, type) and issubclass(value, BaseException):
-        raise InvalidModelStep(
+        raise invalid_step(
             "invalid_error",
             index,
             f"got the exception class {value.__name__}; pass an instance such as "
             f"{value.__name__}('...').",
         )
-    raise InvalidModelStep(
+    raise invalid_step(
         "invalid_input",
         index,
         f"got {describe(value)}; a step is a ModelStep, a step dict, a ModelResponse, "
@@ -100,38 +106,61 @@ def normalize_step(value: object, index: int) -> QueuedStep:
     )
 
 
-def normalize_entry(value: object, index: int) -> QueuedStep | GroupEntry[QueuedStep]:
+def normalize_entry(
+    value: object, index: int, *, extra_checks: bool = False
+) -> QueuedStep | GroupEntry[QueuedStep]:
     """Validate one script position: a step in any accepted form, or an ``any_order`` group.
 
     Every member of a group is validated as a step; errors name the group's index and the
     member (counted from 1) in their detail.
     """
     if not isinstance(value, AnyOrder):
-        return normalize_step(value, index)
+        return normalize_step(value, index, extra_checks=extra_checks)
 
     def member(position: int, step: object) -> QueuedStep:
         try:
-            return normalize_step(step, index)
+            return normalize_step(step, index, extra_checks=extra_checks)
         except InvalidModelStep as error:
-            raise InvalidModelStep(
+            raise invalid_step(
                 error.reason, index, member_problem(position, error.detail)
             ) from None
 
     entry = build_group(value, member)
     if isinstance(entry, str):
-        raise InvalidModelStep("invalid_group", index, entry)
+        raise invalid_step("invalid_group", index, entry)
     return entry
 
 
-def _validated(step: ModelStep, index: int) -> ModelStep:
+_ZERO_USAGE = Usage()
+
+
+def _queued(step: ModelStep, index: int, extra_checks: bool) -> QueuedStep:
     try:
-        return _checked(step, index)
+        checked = _checked(step, index, extra_checks)
     except ValueProblem as problem:
-        raise InvalidModelStep("invalid_input", index, str(problem)) from None
+        raise invalid_step("invalid_input", index, str(problem)) from None
+    usage = checked.usage
+    output = checked.output
+    # Handed out as they are unless a call still has work to do on an item: convert a
+    # dict, or give a call its id.
+    ready = (
+        tuple(output)
+        if all(isinstance(item, BaseModel) for item in output)
+        and not any(getattr(item, "call_id", None) == AUTO_CALL_ID for item in output)
+        else None
+    )
+    return QueuedStep(
+        checked,
+        index,
+        # An all-zero usage is the step's way of saying "the model's default".
+        None if usage is None or usage == _ZERO_USAGE else usage,
+        ready,
+        () if ready is None else answer_records(ready),
+    )
 
 
-def _checked(step: ModelStep, index: int) -> ModelStep:
-    output = _output_items(step.output, index)
+def _checked(step: ModelStep, index: int, extra_checks: bool) -> ModelStep:
+    output = _output_items(step.output, index, extra_checks)
     usage = None if step.usage is None else checked_usage(step.usage, "usage")
     _check_optional(step.response_id, str, "response_id", index)
     _check_optional(step.request_id, str, "request_id", index)
@@ -147,28 +176,28 @@ def _checked(step: ModelStep, index: int) -> ModelStep:
     if step.responder is not None:
         problem = responder_problem(step.responder)
         if problem is not None:
-            raise InvalidModelStep("invalid_responder", index, problem)
+            raise invalid_step("invalid_responder", index, problem)
     if step.match is not None:
         problem = matcher_problem(step.match)
         if problem is not None:
-            raise InvalidModelStep("invalid_matcher", index, problem)
+            raise invalid_step("invalid_matcher", index, problem)
     events = _stream_events(step.stream_events, index)
     if step.retry_advice is not None:
         if not isinstance(step.retry_advice, ModelRetryAdvice):
-            raise InvalidModelStep(
+            raise invalid_step(
                 "invalid_retry_advice",
                 index,
                 f"retry_advice must be an agents.ModelRetryAdvice, got "
                 f"{describe(step.retry_advice)}.",
             )
         if step.error is None:
-            raise InvalidModelStep(
+            raise invalid_step(
                 "invalid_retry_advice",
                 index,
                 "retry_advice applies only to a scripted error; use "
                 "ModelStep.raise_error(error, retry_advice=...).",
             )
-    _check_conflicts(step, index)
+    _check_conflicts(step, index, extra_checks)
     return dataclasses.replace(
         step,
         output=output,
@@ -181,7 +210,7 @@ def _checked(step: ModelStep, index: int) -> ModelStep:
 
 def _check_error(error: object, index: int) -> None:
     if isinstance(error, type) and issubclass(error, BaseException):
-        raise InvalidModelStep(
+        raise invalid_step(
             "invalid_error",
             index,
             f"error is the exception class {error.__name__}; pass an instance such as "
@@ -192,7 +221,7 @@ def _check_error(error: object, index: int) -> None:
     # can leave a streamed run waiting forever, so it cannot be scripted.
     problem = exception_problem(error)
     if problem is not None:
-        raise InvalidModelStep("invalid_error", index, f"error: {problem}.")
+        raise invalid_step("invalid_error", index, f"error: {problem}.")
 
 
 def responder_problem(responder: object, what: str = "responder") -> str | None:
@@ -264,13 +293,21 @@ def _signature(value: object) -> inspect.Signature | None:
         return None
 
 
-def _output_items(output: object, index: int) -> tuple[Any, ...]:
+def _output_items(output: object, index: int, extra_checks: bool) -> tuple[Any, ...]:
     if not isinstance(output, Sequence) or isinstance(output, (str, bytes, bytearray)):
         raise ValueProblem(f"output must be a sequence of output items, got {describe(output)}.")
     return tuple(
-        checked_output_item(item, f"output item {position + 1}")
+        _output_item(item, f"output item {position + 1}", extra_checks)
         for position, item in enumerate(output)
     )
+
+
+def _output_item(item: object, where: str, extra_checks: bool) -> Any:
+    if not isinstance(item, Mapping) or extra_checks:
+        return checked_output_item(item, where)
+    # The SDK's double takes dict items as they are: an apply-patch call is converted
+    # (and checked) when the step is used, any other dict is handed on unchanged.
+    return detach(dict(item), name=where, wrap_errors=False)
 
 
 def _stream_events(events: object, index: int) -> Any:
@@ -279,10 +316,10 @@ def _stream_events(events: object, index: int) -> Any:
     if callable(events):
         problem = responder_problem(events, "stream_events factory")
         if problem is not None:
-            raise InvalidModelStep("invalid_stream_events", index, problem)
+            raise invalid_step("invalid_stream_events", index, problem)
         return events
     if not isinstance(events, Sequence) or isinstance(events, (str, bytes, bytearray)):
-        raise InvalidModelStep(
+        raise invalid_step(
             "invalid_stream_events",
             index,
             f"stream_events must be a sequence of normalized stream events or an async "
@@ -298,7 +335,7 @@ def check_stream_event(event: object, position: int, index: int) -> None:
     """Raise ``invalid_stream_events`` unless ``event`` is a normalized stream event
     (and holds no call whose id is still to be assigned)."""
     if not isinstance(event, STREAM_EVENT_CLASSES):
-        raise InvalidModelStep(
+        raise invalid_step(
             "invalid_stream_events",
             index,
             f"stream event {position + 1} is {describe(event)}; strict streams hold the "
@@ -309,7 +346,7 @@ def check_stream_event(event: object, position: int, index: int) -> None:
     # runner as the placeholder.
     item = getattr(event, "item", None)
     if getattr(item, "call_id", None) == AUTO_CALL_ID:
-        raise InvalidModelStep(
+        raise invalid_step(
             "invalid_stream_events",
             index,
             f"stream event {position + 1} carries a call built without call_id; "
@@ -324,29 +361,50 @@ def _check_optional(value: object, kind: Any, field: str, index: int) -> None:
         raise ValueProblem(f"{field} must be {expected} or None, got {describe(value)}.")
 
 
-def _check_conflicts(step: ModelStep, index: int) -> None:
-    response_fields = [
-        name
-        for name in ("output", "usage", "response_id", "request_id", "raw_usage")
-        if getattr(step, name) not in (None, ())
+def _check_conflicts(step: ModelStep, index: int, extra_checks: bool) -> None:
+    outcomes = [
+        name for name in ("error", "responder", "stream_events") if getattr(step, name) is not None
     ]
-    if step.error is not None:
-        others = response_fields + [
-            name for name in ("responder", "stream_events") if getattr(step, name) is not None
-        ]
-        if others:
-            raise InvalidModelStep(
-                "conflicting_outcomes",
-                index,
-                f"error cannot be combined with {', '.join(others)}: a call either fails "
-                f"or responds.",
-            )
-    if step.responder is not None:
-        others = response_fields + (["stream_events"] if step.stream_events is not None else [])
-        if others:
-            raise InvalidModelStep(
-                "conflicting_outcomes",
-                index,
-                f"responder cannot be combined with {', '.join(others)}: the responder's "
-                f"return value is the whole outcome.",
-            )
+    if len(outcomes) > 1:
+        raise invalid_step(
+            "conflicting_outcomes",
+            index,
+            f"{' and '.join(outcomes)} cannot be combined: a call fails, is answered by a "
+            f"responder, or streams exact events.",
+        )
+    if not extra_checks:
+        # As in the SDK's double, response fields next to an error or a responder are
+        # accepted and play no part.
+        return
+    response_fields = [name for name in _RESPONSE_FIELDS if _is_set(step, name)]
+    if step.error is not None and response_fields:
+        raise invalid_step(
+            "conflicting_outcomes",
+            index,
+            f"error cannot be combined with {', '.join(response_fields)}: a call either "
+            f"fails or responds (response fields next to an error are refused because the "
+            f"model is made with extra_checks=True).",
+        )
+    if step.responder is not None and response_fields:
+        raise invalid_step(
+            "conflicting_outcomes",
+            index,
+            f"responder cannot be combined with {', '.join(response_fields)}: the "
+            f"responder's return value is the whole outcome (response fields next to a "
+            f"responder are refused because the model is made with extra_checks=True).",
+        )
+
+
+_RESPONSE_FIELDS = ("output", "usage", "response_id", "request_id", "raw_usage")
+
+
+def _is_set(step: ModelStep, name: str) -> bool:
+    """Whether the step sets response field ``name`` to something other than its default."""
+    value = getattr(step, name)
+    if name == "output":
+        return bool(value)
+    if name == "usage":
+        return value is not None and value != _ZERO_USAGE
+    if name == "response_id":
+        return value is not None and value != DEFAULT_RESPONSE_ID
+    return value is not None

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from agents.items import TResponseStreamEvent
 
-from .._errors import InvalidModelStep
+from .._errors import invalid_step
 from .._step import ModelStep, QueuedStep
 from .._tracing.generation import GenerationTrace, error_message
 from .normalize import check_stream_event, normalize_step
@@ -29,25 +29,23 @@ MAX_RESPONDER_DEPTH = 32
 """How many responder steps (and awaitables) one call may follow before giving up."""
 
 
-async def resolve_step(call: ModelCall, queued: QueuedStep) -> tuple[ModelStep, bool]:
-    """The step that answers ``call`` and whether it gets a deterministic response id."""
-    step, auto_id = queued.step, queued.auto_id
+async def resolve_step(call: ModelCall, queued: QueuedStep, *, extra_checks: bool) -> QueuedStep:
+    """The step that answers ``call``: ``queued`` itself, or what its responder returned."""
     index = queued.input_index
     depth = 0
-    while step.responder is not None:
+    while queued.step.responder is not None:
         depth += 1
         if depth > MAX_RESPONDER_DEPTH:
-            raise InvalidModelStep(
+            raise invalid_step(
                 "invalid_responder",
                 index,
                 f"the responder kept returning responder steps ({MAX_RESPONDER_DEPTH} "
                 f"levels); return a response form (output items, a step dict, a ModelStep, "
                 f"a ModelResponse or an exception).",
             )
-        result = await _call_responder(step.responder, call, index)
-        resolved = normalize_step(result, index)
-        step, auto_id = resolved.step, resolved.auto_id
-    return step, auto_id
+        result = await _call_responder(queued.step.responder, call, index)
+        queued = normalize_step(result, index, extra_checks=extra_checks)
+    return queued
 
 
 async def _call_responder(responder: Any, call: ModelCall, index: int) -> Any:
@@ -56,7 +54,7 @@ async def _call_responder(responder: Any, call: ModelCall, index: int) -> Any:
     except TypeError as error:
         if _signature_known(responder):
             raise  # the responder's own error, from inside it
-        raise InvalidModelStep(
+        raise invalid_step(
             "invalid_responder",
             index,
             f"calling the responder with the ModelCall failed ({error_message(error)}); "
@@ -66,7 +64,7 @@ async def _call_responder(responder: Any, call: ModelCall, index: int) -> Any:
         if not inspect.isawaitable(result):
             return result
         result = await result
-    raise InvalidModelStep(
+    raise invalid_step(
         "invalid_responder",
         index,
         "the responder returned awaitables nested too deeply; await them in the responder.",
@@ -88,7 +86,7 @@ async def strict_events(
         with trace.current():
             produced = await produced
         if not isinstance(produced, Sequence) or isinstance(produced, (str, bytes)):
-            raise InvalidModelStep(
+            raise invalid_step(
                 "invalid_stream_events",
                 index,
                 f"the stream_events factory returned {describe(produced)}; it must be an "
@@ -99,7 +97,7 @@ async def strict_events(
             yield event
         return
     if not hasattr(produced, "__aiter__"):
-        raise InvalidModelStep(
+        raise invalid_step(
             "invalid_stream_events",
             index,
             f"the stream_events factory returned {describe(produced)}; it must be an "
@@ -132,7 +130,7 @@ def _call_factory(factory: Any, call: ModelCall, index: int) -> Any:
     except TypeError as error:
         if _signature_known(factory):
             raise
-        raise InvalidModelStep(
+        raise invalid_step(
             "invalid_stream_events",
             index,
             f"calling the stream_events factory with the ModelCall failed "

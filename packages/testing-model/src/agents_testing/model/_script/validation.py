@@ -13,8 +13,13 @@ import types
 from collections.abc import Mapping
 from typing import Annotated, Any, Union, get_args, get_origin
 
+from agents.exceptions import ModelBehaviorError
 from agents.usage import Usage
-from openai.types.responses import ResponseOutputItem, ResponseStreamEvent
+from openai.types.responses import (
+    ResponseApplyPatchToolCall,
+    ResponseOutputItem,
+    ResponseStreamEvent,
+)
 from pydantic import BaseModel, ValidationError
 
 from agents_testing.core import detach, safe_repr
@@ -23,6 +28,7 @@ __all__ = [
     "OUTPUT_ITEM_CLASSES",
     "STREAM_EVENT_CLASSES",
     "ValueProblem",
+    "apply_patch_item",
     "checked_json",
     "checked_output_item",
     "checked_usage",
@@ -105,10 +111,50 @@ def checked_output_item(item: object, where: str) -> Any:
         ) from None
 
 
+def apply_patch_item(item: Mapping[str, Any]) -> ResponseApplyPatchToolCall:
+    """The apply-patch call a plain dict item stands for, as the SDK's runtime builds it.
+
+    ``call_id`` must be a non-empty str and ``id``, when given, too (``id`` defaults to
+    the call id); ``status`` defaults to ``"completed"``. Those two refusals are
+    ``agents.ModelBehaviorError``s; anything else wrong (a missing ``operation``, an
+    unknown status) is the pydantic ``ValidationError`` of the item model.
+    """
+    call_id = item.get("call_id")
+    if not isinstance(call_id, str) or not call_id:
+        raise ModelBehaviorError(
+            "Tool invocations require a non-empty string call ID before execution "
+            "(an apply_patch_call dict item has no usable call_id)."
+        )
+    item_id = item.get("id", call_id)
+    if not isinstance(item_id, str) or not item_id:
+        raise ModelBehaviorError(
+            "Apply-patch tool calls require a non-empty string item ID when provided "
+            "(an apply_patch_call dict item has an unusable id)."
+        )
+    fields: dict[str, Any] = {
+        "type": "apply_patch_call",
+        "id": item_id,
+        "call_id": call_id,
+        "status": item.get("status", "completed"),
+    }
+    for name in ("operation", "caller"):
+        if name in item:
+            fields[name] = item[name]
+    # Validated from a detached copy: the item shares nothing with the test's dict.
+    return ResponseApplyPatchToolCall.model_validate(detach(fields, wrap_errors=False))
+
+
 def _checked_dict_item(item: Mapping[Any, Any], where: str) -> BaseModel:
     # ModelResponse validates its output, so the SDK takes a dict (an item's param or
     # TypedDict form) exactly when it makes a valid output item; it becomes that item.
     kind = item.get("type") if all(isinstance(key, str) for key in item) else None
+    if kind == "apply_patch_call":
+        try:
+            return apply_patch_item(item)
+        except ModelBehaviorError as error:
+            raise ValueProblem(f"{where}: {error}") from None
+        except ValidationError as error:
+            raise ValueProblem(_validation_problem(error, where)) from None
     expected = OUTPUT_ITEM_CLASSES.get(kind) if isinstance(kind, str) else None
     if expected is None:
         raise ValueProblem(

@@ -25,7 +25,7 @@ from openai.types.responses import ResponseCompletedEvent, ResponseOutputItemDon
 from agents_testing.core import compat, safe_repr
 from agents_testing.core.json_schema import first_violation, json_type
 
-from .._errors import InvalidScriptedToolCall
+from .._errors import invalid_tool_call
 
 if TYPE_CHECKING:
     from .._call import ModelCall
@@ -99,7 +99,7 @@ def _check_one(
     if target is None:
         if _routed_elsewhere(call, name, namespace):
             return
-        raise InvalidScriptedToolCall("unknown_tool", call_index, position, shown, known)
+        raise invalid_tool_call("unknown_tool", call_index, position, shown, known)
     arguments = _field(item, "arguments")
     if not isinstance(arguments, str):
         return  # the item's own validation reports it
@@ -108,17 +108,17 @@ def _check_one(
         value = json.loads(arguments) if arguments else {}
     except ValueError as error:
         detail = f"{safe_repr(arguments)} ({error})"
-        raise InvalidScriptedToolCall(
+        raise invalid_tool_call(
             "invalid_json", call_index, position, shown, known, "$", None, arguments, detail
         ) from None
     if not isinstance(value, dict):
         detail = f"expected an object of arguments, got {json_type(value)} {safe_repr(value)}"
-        raise InvalidScriptedToolCall(
+        raise invalid_tool_call(
             "invalid_arguments", call_index, position, shown, known, "$", "type", value, detail
         )
     violation = first_violation(value, target.schema)
     if violation is not None:
-        raise InvalidScriptedToolCall(
+        raise invalid_tool_call(
             "invalid_arguments",
             call_index,
             position,

@@ -7,7 +7,7 @@ from typing import get_args, overload
 
 from agents_testing.core import safe_repr
 
-from .._errors import InvalidModelArgument
+from .._errors import invalid_argument
 from .._script.validation import describe
 from .diff import mismatch
 from .match import ArgumentMode, OrderMode, match
@@ -76,11 +76,11 @@ class Trajectory(Sequence[TrajectoryStep]):
     ) -> None:
         """Raise :class:`TrajectoryMismatch` unless these steps match ``expected``."""
         if order not in _ORDERS:
-            raise InvalidModelArgument(
+            raise invalid_argument(
                 "order", f"one of {', '.join(map(repr, _ORDERS))}", safe_repr(order, 60)
             )
         if arguments not in _ARGUMENTS:
-            raise InvalidModelArgument(
+            raise invalid_argument(
                 "arguments", f"one of {', '.join(map(repr, _ARGUMENTS))}", safe_repr(arguments, 60)
             )
         wanted = _checked_steps(expected, "expected")
@@ -141,14 +141,14 @@ def _checked_steps(steps: object, argument: str) -> tuple[TrajectoryStep, ...]:
     if isinstance(steps, Trajectory):
         return steps.steps
     if not isinstance(steps, Sequence) or isinstance(steps, (str, bytes, bytearray)):
-        raise InvalidModelArgument(
+        raise invalid_argument(
             argument,
             "a sequence of steps made by tool_call() and handoff_to()",
             describe(steps),
         )
     for index, step in enumerate(steps):
         if not isinstance(step, (ToolCallStep, HandoffStep)):
-            raise InvalidModelArgument(
+            raise invalid_argument(
                 f"{argument}[{index}]", "a step made by tool_call() or handoff_to()", describe(step)
             )
     return tuple(steps)

@@ -35,13 +35,13 @@ def mismatch(
     ]
     return TrajectoryMismatch(
         "\n".join(lines),
-        expected,
-        actual,
-        order,
-        arguments,
-        reason,
-        outcome.expected_index,
-        outcome.actual_index,
+        expected=expected,
+        actual=actual,
+        order=order,
+        arguments=arguments,
+        reason=reason,
+        expected_index=outcome.expected_index,
+        actual_index=outcome.actual_index,
     )
 
 

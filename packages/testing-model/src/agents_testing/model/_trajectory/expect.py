@@ -9,7 +9,7 @@ from typing import Any
 
 from agents_testing.core import safe_repr
 
-from .._errors import InvalidModelArgument
+from .._errors import invalid_argument
 from .._script.validation import describe
 from .steps import NOT_CHECKED, HandoffStep, ToolCallStep
 
@@ -31,7 +31,7 @@ def tool_call(
     agent's model made the call.
     """
     if not isinstance(name, str) or not name:
-        raise InvalidModelArgument("tool_call(name)", "a non-empty str", describe(name))
+        raise invalid_argument("tool_call(name)", "a non-empty str", describe(name))
     if isinstance(arguments, str):
         # A str that is not JSON stays text: custom tools take free-form input.
         with contextlib.suppress(ValueError):
@@ -39,7 +39,7 @@ def tool_call(
     elif arguments is not NOT_CHECKED:
         problem = _json_problem(arguments, "arguments")
         if problem is not None:
-            raise InvalidModelArgument(
+            raise invalid_argument(
                 "tool_call(arguments)",
                 "a mapping of JSON data (values may be matchers), a matcher or a JSON str",
                 problem,
@@ -56,7 +56,7 @@ def handoff_to(target: Any, *, source: Any = None) -> HandoffStep:
     """An expected handoff to ``target`` (an agent or its name), optionally from ``source``."""
     name = _agent_name(target, "handoff_to(target)")
     if name is None:
-        raise InvalidModelArgument(
+        raise invalid_argument(
             "handoff_to(target)", "an agent or a non-empty agent name", describe(target)
         )
     return HandoffStep(target=name, source=_agent_name(source, "handoff_to(source)"))
@@ -71,9 +71,7 @@ def _agent_name(value: Any, argument: str) -> str | None:
 
     if isinstance(value, AgentBase) and isinstance(value.name, str):
         return value.name
-    raise InvalidModelArgument(
-        argument, "an agent, a non-empty agent name or None", describe(value)
-    )
+    raise invalid_argument(argument, "an agent, a non-empty agent name or None", describe(value))
 
 
 _JSON_SCALARS = (str, int, float, bool, type(None))

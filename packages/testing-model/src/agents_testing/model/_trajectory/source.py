@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._call import ModelCall
-from .._errors import InvalidModelArgument
+from .._errors import invalid_argument
 from .._script.validation import describe
 from .steps import NOT_CHECKED, HandoffStep, ToolCallStep, TrajectoryStep
 
@@ -33,7 +33,7 @@ def steps_of(source: object, argument: str) -> tuple[TrajectoryStep, ...]:
     from .._scripted_model import ScriptedModel
 
     if isinstance(source, RunResultStreaming) and not source.is_complete:
-        raise InvalidModelArgument(
+        raise invalid_argument(
             argument,
             "a finished run (iterate result.stream_events() to the end first)",
             "a RunResultStreaming that is still running",
@@ -48,7 +48,7 @@ def steps_of(source: object, argument: str) -> tuple[TrajectoryStep, ...]:
             return _from_calls(items)
         if all(isinstance(item, RunItemBase) for item in items):
             return _from_items(items)
-    raise InvalidModelArgument(argument, SOURCE_TYPES, describe(source))
+    raise invalid_argument(argument, SOURCE_TYPES, describe(source))
 
 
 def _from_items(items: list[Any]) -> tuple[TrajectoryStep, ...]:
