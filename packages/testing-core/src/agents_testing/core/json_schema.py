@@ -475,14 +475,22 @@ def _kw_reference(keyword: str, original: Any) -> Callable[[Any, Any, Any, Any],
     """A ``$ref`` that does not resolve within the document cannot be judged: accept."""
 
     def check(validator: Any, ref: Any, instance: Any, schema: Any) -> Iterator[Any]:
-        from referencing.exceptions import Unresolvable
-
         try:
             yield from original(validator, ref, instance, schema)
-        except Unresolvable:
-            return
+        except Exception as error:
+            if not _unresolvable(error):
+                raise
 
     return check
+
+
+def _unresolvable(error: Exception) -> bool:
+    # Matched by name: where ``referencing`` was imported afresh (a test that clears
+    # sys.modules), jsonschema raises the first copy's class, not the one importable now.
+    return any(
+        kind.__name__ == "Unresolvable" and kind.__module__ == "referencing.exceptions"
+        for kind in type(error).__mro__
+    )
 
 
 def _kw_not(original: Any) -> Callable[[Any, Any, Any, Any], Iterator[Any]]:
