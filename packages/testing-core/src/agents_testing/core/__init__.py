@@ -37,7 +37,7 @@ from ._script.fifo import Entry, StepScript
 from ._script.group import AnyOrder, GroupEntry, any_order, build_group, member_problem
 from ._snapshot.data import SupportsSnapshot, to_snapshot
 from ._tracing.capture import CapturedTraces, TraceCaptureError, capture_traces
-from ._values import exception_problem, safe_repr
+from ._values import callable_problem, exception_problem, safe_repr
 
 __all__ = [
     "AgentsTestingError",
@@ -68,6 +68,7 @@ __all__ = [
     "UnexpectedCallError",
     "any_order",
     "build_group",
+    "callable_problem",
     "UnsnapshottableValue",
     "capture_traces",
     "detach",

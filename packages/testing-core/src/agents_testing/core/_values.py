@@ -1,4 +1,5 @@
-"""Checks on scripted values that every boundary needs: safe descriptions and exceptions.
+"""Checks on scripted values that every boundary needs: safe descriptions, exceptions and
+the callables a step takes.
 
 Error messages describe user values, and a message builder must never fail itself:
 ``repr()`` can raise (an object's own ``__repr__``, or an int too long to print), so
@@ -7,9 +8,10 @@ every message goes through :func:`safe_repr`.
 
 from __future__ import annotations
 
+import inspect
 import reprlib
 
-__all__ = ["exception_problem", "safe_repr"]
+__all__ = ["callable_problem", "exception_problem", "safe_repr"]
 
 _REPR = reprlib.Repr()
 _REPR.maxstring = 80
@@ -60,3 +62,29 @@ def exception_problem(value: object, *, allow_base_exceptions: bool = False) -> 
             "Exception instances or classes"
         )
     return f"expected an exception instance or class, got {type(value).__name__}"
+
+
+def callable_problem(value: object, role: str, argument: str) -> str | None:
+    """Why ``value`` cannot be a step's ``role`` ('match' or 'responder'), or ``None``.
+
+    Both are called with the one call record, named ``argument`` in the message (e.g.
+    ``SandboxCall``); a matcher must answer at once, so it may not be async. Where the
+    signature can be read, it must accept that argument.
+    """
+    if isinstance(value, type):
+        return f"'{role}' must be a function taking the {argument}, not the class {value.__name__}"
+    if not callable(value):
+        return f"'{role}' must be callable, got {type(value).__name__}"
+    if inspect.isgeneratorfunction(value) or inspect.isasyncgenfunction(value):
+        return f"'{role}' must return its value, not be a generator function"
+    if role == "match" and inspect.iscoroutinefunction(value):
+        return f"'match' must be a plain (not async) callable taking the {argument}"
+    try:
+        signature = inspect.signature(value)
+    except Exception:  # some builtins and exotic callables have none: checked when called
+        return None
+    try:
+        signature.bind(None)
+    except TypeError:
+        return f"'{role}' must accept one positional argument (the {argument})"
+    return None

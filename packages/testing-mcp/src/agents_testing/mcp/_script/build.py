@@ -21,6 +21,9 @@ from agents_testing.core import (
     ordinal,
     safe_repr,
 )
+from agents_testing.core import (
+    callable_problem as _callable_problem,
+)
 
 from .._errors import InvalidMCPStep, InvalidMCPStepReason
 from .._results.coerce import coerce_result
@@ -44,27 +47,8 @@ def invalid_step(
 
 
 def callable_problem(value: object, role: str) -> str | None:
-    """Why ``value`` cannot be a step's ``role`` ('match' or 'responder'), or ``None``.
-
-    Both are called with the one ``MCPCall``; a matcher must answer at once, so it may not
-    be async. Where the signature can be read, it must accept that argument.
-    """
-    if isinstance(value, type):
-        return f"'{role}' must be a function taking the MCPCall, not the class {value.__name__}"
-    if not callable(value):
-        return f"'{role}' must be callable, got {type(value).__name__}"
-    if inspect.isgeneratorfunction(value) or inspect.isasyncgenfunction(value):
-        return f"'{role}' must return its value, not be a generator function"
-    if role == "match" and inspect.iscoroutinefunction(value):
-        return "'match' must be a plain (not async) callable taking the MCPCall"
-    signature = _signature(value)
-    if signature is None:
-        return None  # checked when called
-    try:
-        signature.bind(None)
-    except TypeError:
-        return f"'{role}' must accept one positional argument (the MCPCall)"
-    return None
+    """Why ``value`` cannot be a step's ``role`` ('match' or 'responder'), or ``None``."""
+    return _callable_problem(value, role, "MCPCall")
 
 
 def _signature(value: object) -> inspect.Signature | None:

@@ -10,7 +10,6 @@ session method can raise as it is.
 from __future__ import annotations
 
 import contextlib
-import inspect
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -21,6 +20,9 @@ from agents_testing.core import (
     exception_problem,
     member_problem,
     safe_repr,
+)
+from agents_testing.core import (
+    callable_problem as _callable_problem,
 )
 
 from .._errors import InvalidSandboxStep, invalid_step
@@ -33,34 +35,8 @@ __all__ = ["build_steps", "callable_problem"]
 
 
 def callable_problem(value: object, role: str) -> str | None:
-    """Why ``value`` cannot be a step's ``role`` ('match' or 'responder'), or ``None``.
-
-    Both are called with the one ``SandboxCall``; a matcher must answer at once, so it
-    may not be async. Where the signature can be read, it must accept that argument.
-    """
-    if isinstance(value, type):
-        return f"'{role}' must be a function taking the SandboxCall, not the class {value.__name__}"
-    if not callable(value):
-        return f"'{role}' must be callable, got {type(value).__name__}"
-    if inspect.isgeneratorfunction(value) or inspect.isasyncgenfunction(value):
-        return f"'{role}' must return its value, not be a generator function"
-    if role == "match" and inspect.iscoroutinefunction(value):
-        return "'match' must be a plain (not async) callable taking the SandboxCall"
-    signature = _signature(value)
-    if signature is None:
-        return None  # checked when called
-    try:
-        signature.bind(None)
-    except TypeError:
-        return f"'{role}' must accept one positional argument (the SandboxCall)"
-    return None
-
-
-def _signature(value: object) -> inspect.Signature | None:
-    try:
-        return inspect.signature(value)  # type: ignore[arg-type]
-    except Exception:  # some builtins and exotic callables have none
-        return None
+    """Why ``value`` cannot be a step's ``role`` ('match' or 'responder'), or ``None``."""
+    return _callable_problem(value, role, "SandboxCall")
 
 
 _invalid = invalid_step
