@@ -334,6 +334,7 @@ def _untouched_model(touched: list[str]) -> ScriptedModel:
 async def test_a_value_that_cannot_be_copied_raises_its_own_error_and_nothing_happens(
     where: str, streamed: bool
 ) -> None:
+    """Shows GEN-1."""
     refusal = RuntimeError("x")
     touched: list[str] = []
     model = _untouched_model(touched)
@@ -375,6 +376,7 @@ async def test_with_extra_checks_a_value_that_cannot_be_copied_is_named(
 async def test_a_prompt_that_cannot_be_copied_fails_the_run_before_anything_is_recorded(
     run: Any, streamed: bool, extra_checks: bool
 ) -> None:
+    """Shows GEN-1."""
     refusal = RuntimeError("x")
     model = ScriptedModel([[assistant_message("never")]], extra_checks=extra_checks)
     agent = Agent(

@@ -58,6 +58,7 @@ def test_invalid_step_fields_are_zero_based_and_the_message_counts_from_one() ->
 
 @pytest.mark.asyncio
 async def test_unexpected_call_message_says_what_to_do(run: Any, streamed: bool) -> None:
+    """Shows MOD-14."""
     model = ScriptedModel()
 
     with pytest.raises(UnexpectedModelCall, match="no scripted steps remain") as raised:
@@ -73,6 +74,7 @@ async def test_unexpected_call_message_says_what_to_do(run: Any, streamed: bool)
 
 @pytest.mark.asyncio
 async def test_unexpected_call_message_counts_calls_from_one(run: Any, streamed: bool) -> None:
+    """Shows MOD-14."""
     model = ScriptedModel([[assistant_message("one")]])
     agent = Agent(name="Assistant", model=model)
     await run(agent, "Hi", streamed=streamed)

@@ -457,6 +457,7 @@ async def test_scripted_error_with_retry_advice_is_retried_on_the_next_step(
 
 @pytest.mark.asyncio
 async def test_retry_advice_is_a_fresh_copy_each_time(run: Any, streamed: bool) -> None:
+    """Shows MOD-9."""
     advice = ModelRetryAdvice(suggested=True, replay_safety="safe")
     failure = TemporaryFailure("temporary failure")
     model = ScriptedModel(
@@ -581,6 +582,7 @@ async def test_raw_usage_is_reported_only_when_the_run_asks_for_it(
 )
 @pytest.mark.asyncio
 async def test_a_stream_carries_raw_usage_only_on_its_completed_response(run: Any) -> None:
+    """Shows MOD-1."""
     raw = {"input_tokens": 9}
     model = ScriptedModel([{"output": [assistant_message("raw")], "raw_usage": raw}])
     agent = Agent(

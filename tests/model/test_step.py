@@ -761,6 +761,7 @@ def test_a_model_step_is_a_mutable_value() -> None:
 async def test_changing_a_step_after_it_was_queued_changes_nothing_queued(
     run: Any, streamed: bool
 ) -> None:
+    """Shows MOD-10."""
     usage = Usage(requests=1, input_tokens=5)
     step = ModelStep(
         output=[assistant_message("as queued")],

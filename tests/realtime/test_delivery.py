@@ -166,6 +166,7 @@ async def test_a_send_made_during_a_broadcast_is_committed_at_once_and_delivered
 
 @pytest.mark.asyncio
 async def test_the_session_gets_replies_in_the_order_the_sends_were_made() -> None:
+    """Shows RT-7."""
     second_committed = asyncio.Event()
     model = ScriptedRealtimeModel(
         [
@@ -270,6 +271,7 @@ async def test_a_listener_raising_a_base_exception_fails_its_caller_instead_of_h
 async def test_a_send_from_a_listener_returns_at_once_and_its_reply_follows_the_event(
     conditional: bool,
 ) -> None:
+    """Shows RT-8."""
     model = ScriptedRealtimeModel(
         [RealtimeStep(expect=HELLO, emit=[ONE])], connect_events=[GREETING]
     )
@@ -290,6 +292,8 @@ async def test_a_send_from_a_listener_returns_at_once_and_its_reply_follows_the_
 
 @pytest.mark.asyncio
 async def test_a_tool_output_sent_while_the_session_handles_a_call_is_delivered_after_it() -> None:
+    """Shows RT-8."""
+
     @function_tool
     def lookup_order(order_id: str) -> str:
         """Look up an order by ID."""
@@ -398,6 +402,7 @@ async def test_emit_from_a_listener_is_deferred_and_awaited_by_the_outer_call() 
 
 @pytest.mark.asyncio
 async def test_cancelling_a_sender_never_cancels_its_delivery_nor_the_ones_after_it() -> None:
+    """Shows RT-9."""
     second_committed = asyncio.Event()
     model = ScriptedRealtimeModel(
         [
@@ -527,6 +532,7 @@ async def test_a_session_send_cancelled_while_its_tool_runs_lets_the_tool_finish
 async def test_close_stops_the_broadcast_before_the_next_listener_and_fails_what_is_queued() -> (
     None
 ):
+    """Shows RT-10."""
     second_committed = asyncio.Event()
     model = ScriptedRealtimeModel(
         [
@@ -694,6 +700,7 @@ async def test_connect_is_refused_while_a_delivery_closed_mid_broadcast_is_still
 
 @pytest.mark.asyncio
 async def test_a_new_session_is_refused_at_once_while_the_last_ones_delivery_runs() -> None:
+    """Shows RT-2."""
     model = ScriptedRealtimeModel(
         [RealtimeStep(expect=HELLO, emit=[ONE])], connect_events=[GREETING]
     )
@@ -753,6 +760,7 @@ async def test_a_cancelled_connect_leaves_the_model_closed_and_refuses_to_reconn
 
 @pytest.mark.asyncio
 async def test_cancelling_a_session_entry_leaves_the_model_closed_until_its_delivery_ends() -> None:
+    """Shows RT-3."""
     model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO)], connect_events=[GREETING])
     runner = runner_for(model)
     blocker = Blocker()
@@ -810,6 +818,7 @@ async def test_a_connect_whose_listener_fails_leaves_the_model_closed() -> None:
 
 @pytest.mark.asyncio
 async def test_a_session_whose_connect_events_fail_leaves_the_model_closed() -> None:
+    """Shows RT-3."""
     failure = LookupError("listener bug")
 
     class Failing(RealtimeModelListener):
@@ -856,6 +865,7 @@ def flagged() -> type[Flagged]:
 async def test_emit_copies_its_events_when_called_even_behind_a_blocked_delivery(
     flagged: type[Flagged],
 ) -> None:
+    """Shows RT-11."""
     model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO, emit=[ONE])])
     blocker, recorder = Blocker(), Recorder()
     await connected(model, blocker, recorder)
@@ -916,6 +926,7 @@ async def test_a_steps_events_are_copied_once_when_the_model_is_built(
 
 @pytest.mark.asyncio
 async def test_the_delivery_worker_is_none_when_idle_and_the_running_task_otherwise() -> None:
+    """Shows RT-13."""
     model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO, emit=[ONE])])
     blocker = Blocker()
     await connected(model, blocker)

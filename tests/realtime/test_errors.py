@@ -157,6 +157,7 @@ async def test_a_send_after_the_script_ran_out_says_no_scripted_steps_remain(
 async def test_a_mismatch_names_classes_and_never_what_was_sent_or_expected(
     extra_checks: bool,
 ) -> None:
+    """Shows RT-6."""
     expected = RealtimeModelSendUserInput(user_input=SECRET_EXPECTED)
     model = ScriptedRealtimeModel([RealtimeStep(expect=expected)], extra_checks=extra_checks)
 
@@ -198,6 +199,7 @@ async def test_a_group_mismatch_lists_what_the_members_expect_by_class() -> None
 
 @pytest.mark.asyncio
 async def test_unconsumed_steps_are_counted_with_a_capital_r_and_described_by_class() -> None:
+    """Shows RT-12."""
     model = ScriptedRealtimeModel(
         [
             RealtimeStep(expect=RealtimeModelSendUserInput(user_input=SECRET_EXPECTED)),

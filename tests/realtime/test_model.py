@@ -194,6 +194,7 @@ async def test_a_rejected_send_is_not_recorded_consumes_nothing_and_delivers_not
     conditional: bool,
     extra_checks: bool,
 ) -> None:
+    """Shows RT-5."""
     model = ScriptedRealtimeModel(
         [*steps, RealtimeStep(expect=HELLO, emit=[delta("late")])] if steps else [],
         strict=strict,
@@ -495,6 +496,7 @@ async def test_sending_before_connect_raises_script_error() -> None:
 
 @pytest.mark.asyncio
 async def test_connecting_twice_without_close_is_refused_as_already_connected() -> None:
+    """Shows RT-2."""
     model = ScriptedRealtimeModel()
     await model.connect({})
 

@@ -126,6 +126,7 @@ async def test_predicate_exception_propagates_and_leaves_the_step_pending() -> N
 
 
 def test_step_with_both_emit_and_error_is_a_value_error_before_anything_else() -> None:
+    """Shows RT-4."""
     with pytest.raises(ValueError, match="both emit events and an error") as caught:
         RealtimeStep(expect=RealtimeModelSendInterrupt, emit=[REPLY], error=RuntimeError("x"))
 

@@ -213,6 +213,7 @@ async def test_an_argument_that_cannot_be_recorded_is_refused_before_anything_is
 async def test_a_bare_session_raises_the_copy_error_of_an_argument_it_cannot_record(
     argument: Any,
 ) -> None:
+    """Shows GEN-1."""
     sandbox = scripted_sandbox_session([{"method": "apply_patch", "result": "ok"}])
     async with sandbox:
         with pytest.raises(TypeError, match="cannot pickle") as raised:

@@ -84,6 +84,8 @@ async def test_with_extra_checks_assert_complete_raises_the_first_violation_agai
 async def test_a_violation_caught_and_retried_correctly_leaves_a_complete_script(
     run_sandbox: Any, extra_checks: bool
 ) -> None:
+    """Shows SBX-4."""
+
     def expected_only(call: SandboxCall) -> bool:
         return call.args == ("expected",)
 
@@ -131,6 +133,7 @@ def _strict_matcher(call: SandboxCall) -> bool:
 async def test_assert_complete_of_a_bare_session_counts_only_the_steps_left(
     run_sandbox: Any, wrong_call: Any, violation: type[Exception]
 ) -> None:
+    """Shows SBX-4."""
     sandbox = scripted_sandbox_session(
         [
             {"method": "exec", "match": _strict_matcher, "result": OK},

@@ -93,6 +93,7 @@ def test_a_result_of_the_wrong_type_is_refused_with_extra_checks(step: SandboxSt
 async def test_a_bare_session_hands_back_a_result_of_any_type_as_scripted(
     step: SandboxStepSpec,
 ) -> None:
+    """Shows SBX-1."""
     sandbox = scripted_sandbox_session([step])
     arguments: dict[str, tuple[Any, ...]] = {
         "exec": ("pwd",),

@@ -171,6 +171,7 @@ async def _error_of(pipeline: VoicePipeline, audio: Any) -> BaseException | None
 async def test_a_pipeline_reports_the_copy_error_and_nothing_is_consumed(
     extra_checks: bool,
 ) -> None:
+    """Shows GEN-1."""
     failure = RuntimeError("x")
     stt = ScriptedSTTModel("hello", extra_checks=extra_checks)
     tts = ScriptedTTSModel([[PCM]], extra_checks=extra_checks)

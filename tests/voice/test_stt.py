@@ -520,6 +520,7 @@ class MarkedBuffer(np.ndarray):
 
 @pytest.mark.asyncio
 async def test_static_audio_is_recorded_through_its_buffers_own_copy() -> None:
+    """Shows VOX-1."""
     samples = np.zeros(3, dtype=np.int16).view(MarkedBuffer)
     audio = AudioInput(samples, frame_rate=16000, sample_width=2, channels=1)
     stt = ScriptedSTTModel("hello")
@@ -539,6 +540,7 @@ async def test_static_audio_is_recorded_through_its_buffers_own_copy() -> None:
 async def test_a_buffer_whose_copy_raises_re_raises_it_and_consumes_nothing(
     drain: Any, voice_config: Any
 ) -> None:
+    """Shows VOX-1."""
     failure = RuntimeError("x")
     RefusingBuffer.failure = failure
     audio = AudioInput(np.zeros(2, dtype=np.int16).view(RefusingBuffer))

@@ -87,6 +87,7 @@ def test_function_call_keeps_the_key_order_and_a_given_empty_item_id() -> None:
 async def test_the_recorded_input_item_of_a_function_call_has_no_status(
     run: Any, streamed: bool
 ) -> None:
+    """Shows MOD-15."""
     model = ScriptedModel(
         [
             [function_call("weather", {"city": "東京"}, call_id="c1")],
@@ -116,6 +117,7 @@ async def test_the_recorded_input_item_of_a_function_call_has_no_status(
 async def test_a_function_call_without_call_id_takes_the_assigned_id_as_its_id(
     run: Any, streamed: bool
 ) -> None:
+    """Shows MOD-15."""
     model = ScriptedModel([[function_call("weather", {"city": "Oslo"})], [assistant_message("ok")]])
 
     await run(Agent(name="Assistant", model=model, tools=[weather]), "Hi", streamed=streamed)

@@ -184,6 +184,7 @@ class RecordingEditor:
 async def test_an_apply_patch_call_given_as_a_dict_reaches_the_editor(
     run: Any, streamed: bool
 ) -> None:
+    """Shows MOD-8."""
     patch = {
         "type": "apply_patch_call",
         "id": "apc_1",
@@ -328,6 +329,7 @@ async def test_a_bad_apply_patch_dict_is_queued_and_fails_the_call_that_uses_it(
     run: Any,
     streamed: bool,
 ) -> None:
+    """Shows MOD-8."""
     model = ScriptedModel([[patch]])  # type: ignore[list-item]
     model.enqueue([patch])  # type: ignore[list-item]
     model.extend([[patch]])  # type: ignore[list-item]

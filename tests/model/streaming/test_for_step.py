@@ -111,6 +111,7 @@ def test_the_events_share_nothing_with_the_step() -> None:
 
 @pytest.mark.asyncio
 async def test_a_stream_factory_can_pace_the_automatic_events(run: Any) -> None:
+    """Shows MOD-16."""
     handed_out: list[str] = []
 
     async def paced(call: ModelCall) -> AsyncIterator[Any]:

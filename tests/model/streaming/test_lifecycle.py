@@ -459,6 +459,7 @@ def _item(kind: str) -> Any:
 async def test_an_item_without_a_lifecycle_is_refused_only_when_a_streamed_call_reaches_it(
     kind: str, run: Any
 ) -> None:
+    """Shows MOD-7."""
     step = ModelStep(output=[_item(kind), assistant_message("Done.")])
     model = ScriptedModel([[assistant_message("First.")], step])
     agent = Agent(name="Assistant", model=model)
@@ -513,6 +514,7 @@ async def test_with_extra_checks_a_dict_item_becomes_its_model_and_streams(run: 
 
 @pytest.mark.asyncio
 async def test_an_item_without_a_lifecycle_serves_a_non_streamed_run(run: Any) -> None:
+    """Shows MOD-7."""
     image = _item("image_generation_call")
     model = ScriptedModel([ModelStep(output=[image, assistant_message("Drawn.")])])
 
@@ -611,6 +613,7 @@ async def _stream_of(run: Any, output: list[Any], **step: Any) -> list[Any]:
 
 @pytest.mark.asyncio
 async def test_an_automatic_stream_opens_with_created_then_in_progress(run: Any) -> None:
+    """Shows MOD-1."""
     usage = Usage(requests=1, input_tokens=4, output_tokens=2, total_tokens=6)
     events = await _stream_of(run, [assistant_message("hi")], usage=usage, response_id="resp_1")
 
@@ -730,6 +733,7 @@ async def test_item_added_events_announce_in_progress_copies_of_the_items() -> N
 async def test_a_streamed_run_sees_in_progress_items_announced_and_the_scripted_ones_done(
     run: Any,
 ) -> None:
+    """Shows MOD-2."""
     call = function_call("lookup", {"order_id": "1"}, call_id="c1")
     output: list[Any] = [_reasoning(), assistant_message("Looking."), call]
 
@@ -760,6 +764,7 @@ def _mutable_parts(value: Any, found: dict[int, Any]) -> None:
 
 @pytest.mark.asyncio
 async def test_no_two_events_share_a_mutable_object(run: Any) -> None:
+    """Shows MOD-3."""
     text = ResponseOutputText(
         type="output_text",
         text="Cited.",
@@ -783,6 +788,7 @@ async def test_no_two_events_share_a_mutable_object(run: Any) -> None:
 
 @pytest.mark.asyncio
 async def test_changing_a_done_item_leaves_the_completed_response_unchanged(run: Any) -> None:
+    """Shows MOD-3."""
     events = await _stream_of(run, [assistant_message("Original.")])
     done = next(event for event in events if event.type == "response.output_item.done")
 
@@ -839,6 +845,7 @@ def _logprob() -> Logprob:
 
 @pytest.mark.asyncio
 async def test_text_events_carry_logprobs_and_one_event_per_annotation(run: Any) -> None:
+    """Shows MOD-4."""
     text = ResponseOutputText(
         type="output_text",
         text="Cited.",
@@ -875,6 +882,7 @@ async def test_text_events_carry_logprobs_and_one_event_per_annotation(run: Any)
 
 @pytest.mark.asyncio
 async def test_text_without_logprobs_streams_empty_logprobs(run: Any) -> None:
+    """Shows MOD-4."""
     text = ResponseOutputText(type="output_text", text="Plain.", annotations=[])
     message = ResponseOutputMessage(
         id="msg_1", type="message", role="assistant", status="completed", content=[text]
@@ -916,6 +924,7 @@ async def test_empty_texts_and_arguments_still_get_their_delta_events() -> None:
 async def test_argument_events_use_the_item_id_else_the_call_id(
     item_id: str | None, expected: str, run: Any
 ) -> None:
+    """Shows MOD-5."""
     call = ResponseFunctionToolCall(
         type="function_call", name="lookup", arguments='{"order_id": "9"}', call_id="call_9"
     )
@@ -933,6 +942,7 @@ async def test_argument_events_use_the_item_id_else_the_call_id(
 
 @pytest.mark.asyncio
 async def test_the_completed_usage_carries_the_request_count_and_request_usages(run: Any) -> None:
+    """Shows MOD-6."""
     entries = [
         RequestUsage(
             input_tokens=1,

@@ -287,6 +287,7 @@ async def test_a_failed_call_records_the_error_class_and_text(
 async def test_without_sensitive_data_the_error_text_is_redacted(
     recorder: Recorder, run: Any, streamed: bool, extra_checks: bool
 ) -> None:
+    """Shows MOD-11."""
     model = ScriptedModel(
         [ModelStep.raise_error(Secret())], emit_traces=True, extra_checks=extra_checks
     )
@@ -381,6 +382,7 @@ _EXPECTED_NAMES = {
 async def test_every_failing_call_records_its_error_in_one_shape(
     recorder: Recorder, run: Any, kind: str
 ) -> None:
+    """Shows MOD-11."""
     model = ScriptedModel([_failing_steps()[kind]], emit_traces=True)
 
     with pytest.raises((LookupError, ModelBehaviorError)) as raised:
@@ -422,6 +424,7 @@ async def test_closing_the_stream_early_records_nothing(recorder: Recorder) -> N
 async def test_a_stream_closed_early_closes_its_factory_inside_the_span(
     recorder: Recorder,
 ) -> None:
+    """Shows MOD-13."""
     seen_when_closed: list[Any] = []
 
     async def factory(call: ModelCall) -> AsyncIterator[Any]:
@@ -498,6 +501,7 @@ def _waits_forever(started: asyncio.Event | None = None) -> ModelStep:
 async def test_a_model_timeout_is_recorded_on_the_span(
     recorder: Recorder, run: Any, streamed: bool, config: RunConfig, text: str
 ) -> None:
+    """Shows MOD-12."""
     from agents.exceptions import ModelTimeoutError
 
     model = ScriptedModel([_waits_forever()], emit_traces=True)
@@ -553,6 +557,7 @@ async def test_emit_traces_makes_a_span_whatever_the_call_tracing_mode(
 async def test_in_a_run_with_tracing_disabled_the_factory_still_runs_inside_its_span(
     recorder: Recorder, run: Any
 ) -> None:
+    """Shows MOD-13."""
     seen_by_factory: list[Any] = []
 
     async def factory(call: ModelCall) -> AsyncIterator[Any]:

@@ -171,6 +171,7 @@ class RefusingOnce:
 async def test_send_that_cannot_be_copied_re_raises_the_values_own_error_and_leaves_no_trace(
     conditional: bool,
 ) -> None:
+    """Shows GEN-1."""
     matched: list[Any] = []
     delivered: list[Any] = []
 

@@ -193,6 +193,7 @@ def test_scripting_a_pty_method_with_a_placeholder_offers_the_interactive_shell(
 async def test_a_placeholder_result_reaches_the_sdk_as_scripted_through_a_run(
     run_sandbox: Any,
 ) -> None:
+    """Shows SBX-1."""
     sandbox = scripted_sandbox_session([{"method": "read", "result": None}])
     model = ScriptedModel(
         [

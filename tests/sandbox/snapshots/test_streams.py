@@ -174,6 +174,7 @@ async def test_a_stream_subclass_result_is_served_as_a_plain_stream_from_its_pos
 async def test_a_stream_subclass_result_serves_the_image_viewer(
     run_sandbox: Any, tool_outputs: Any
 ) -> None:
+    """Shows SBX-2."""
     stream = BytesChild(b"garbage!" + PNG)
     stream.seek(8)
     sandbox = scripted_sandbox_session([{"method": "read", "result": stream}])
@@ -292,6 +293,7 @@ async def test_a_closed_or_live_stream_argument_is_refused_before_anything_is_re
     got: str,
     extra_checks: bool,
 ) -> None:
+    """Shows SBX-3."""
     sandbox = scripted_sandbox_session(
         [{"method": "write", "result": None}], extra_checks=extra_checks
     )
@@ -368,6 +370,7 @@ def _the_stream(container: Any) -> Any:
 async def test_a_stream_subclass_argument_is_recorded_as_a_plain_stream(
     run_sandbox: Any,
 ) -> None:
+    """Shows SBX-2."""
     sandbox = scripted_sandbox_session([{"method": "write", "result": None}])
     data = BytesChild(b"0123456789")
     data.seek(2)
