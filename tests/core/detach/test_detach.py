@@ -367,6 +367,71 @@ def test_snapshot_sequence_keeps_the_key_order_of_items_holding_equal_values() -
     assert list(later[1]) == ["status", "id"]
 
 
+def test_snapshot_sequence_copies_new_plain_items_and_shares_them_on_later_turns() -> None:
+    cache = SnapshotCache()
+    cache.snapshot_sequence([{"role": "user", "content": "hi"}])
+    call = {"type": "function_call", "name": "step", "arguments": "{}", "call_id": "c1"}
+    second = cache.snapshot_sequence([{"role": "user", "content": "hi"}, call])
+
+    call["arguments"] = '{"changed": true}'
+    third = cache.snapshot_sequence(
+        [{"role": "user", "content": "hi"}, dict(call), {"call_id": "c1", "output": "ok"}]
+    )
+
+    assert second[1] is not call
+    assert second[1] == {
+        "type": "function_call",
+        "name": "step",
+        "arguments": "{}",
+        "call_id": "c1",
+    }
+    assert third[0] is second[0]
+    assert third[1] is not second[1]
+    assert third[1]["arguments"] == '{"changed": true}'
+    assert third[2] == {"call_id": "c1", "output": "ok"}
+
+
+@pytest.mark.parametrize(
+    "new_item",
+    [
+        {"content": _Role.USER},
+        {1: "one"},
+        OrderedDict(role="user"),
+        [("role", "user")],
+        {"content": [{"text": "hi"}]},
+    ],
+    ids=["str-subclass-value", "int-key", "ordered-dict", "list", "nested"],
+)
+def test_snapshot_sequence_grows_past_an_item_that_is_not_a_plain_dict(new_item: Any) -> None:
+    cache = SnapshotCache()
+    first = cache.snapshot_sequence([{"role": "user"}])
+    second: Any = cache.snapshot_sequence([{"role": "user"}, new_item])
+    third: Any = cache.snapshot_sequence([{"role": "user"}, new_item, {"role": "assistant"}])
+
+    assert second[0] is first[0]
+    assert type(second[1]) is type(new_item)
+    assert _exact(second[1], new_item) if isinstance(new_item, dict) else second[1] == new_item
+    assert second[1] is not new_item
+    assert third[0] is first[0]
+    assert third[2] == {"role": "assistant"}
+
+
+def test_snapshot_sequence_grows_each_of_two_interleaved_conversations() -> None:
+    cache = SnapshotCache()
+    a1 = cache.snapshot_sequence([{"role": "user", "content": "a"}])
+    b1 = cache.snapshot_sequence([{"role": "user", "content": "b"}])
+    a2 = cache.snapshot_sequence([{"role": "user", "content": "a"}, {"content": "a2"}])
+    b2 = cache.snapshot_sequence([{"role": "user", "content": "b"}, {"content": "b2"}])
+    a3 = cache.snapshot_sequence(
+        [{"role": "user", "content": "a"}, {"content": "a2"}, {"content": "a3"}]
+    )
+
+    assert a2[0] is a1[0] and b2[0] is b1[0]
+    assert a3[:2] == a2 and a3[1] is a2[1]
+    assert [item["content"] for item in a3] == ["a", "a2", "a3"]
+    assert [item["content"] for item in b2] == ["b", "b2"]
+
+
 def test_snapshot_sequence_shares_pydantic_items_that_hold_the_same_values() -> None:
     cache = SnapshotCache()
     first = cache.snapshot_sequence([_Holder(values=[1, "a"])])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -127,6 +127,12 @@ def _fingerprint(value: Any) -> Any:
     return describe(value)
 
 
+def _each(items: Sequence[Any]) -> list[Any]:
+    """Each item's fingerprint. Items are snapshotted one by one, and two items holding
+    exactly the same value may share one snapshot, so sharing across items is not compared."""
+    return [_fingerprint(item) for item in items]
+
+
 def _mutate(value: Any) -> None:
     for part in _mutable_parts(value):
         if isinstance(part, list):
@@ -167,36 +173,44 @@ _items = st.dictionaries(
 
 @given(
     st.lists(
-        st.tuples(st.lists(_items, max_size=2), st.integers(0, 5), _look_alikes),
+        st.tuples(
+            st.lists(_items, max_size=2), st.integers(0, 5), _look_alikes, st.booleans()
+        ),
         min_size=1,
         max_size=6,
     )
 )
 def test_snapshot_cache_never_hands_out_a_snapshot_that_differs_from_its_input(
-    turns: list[tuple[list[dict[str, Any]], int, Any]],
+    turns: list[tuple[list[dict[str, Any]], int, Any, bool]],
 ) -> None:
     cache = SnapshotCache()
     conversation: list[dict[str, Any]] = []
+    other: list[dict[str, Any]] = [{"role": "other"}]
     recorded: list[tuple[tuple[Any, ...], Any]] = []
-    for new_items, position, look_alike in turns:
+    for new_items, position, look_alike, interleave in turns:
+        if interleave:
+            # A second conversation in between, as concurrent runs sharing a model do.
+            other = [dict(item) for item in other] + [dict(item) for item in new_items]
+            snapshots = cache.snapshot_sequence(other)
+            recorded.append((snapshots, _each(other)))
         # Like a runner: every turn resends the conversation as rebuilt dicts holding
         # the same values, sometimes with one value replaced by an equal look-alike.
         conversation = [dict(item) for item in conversation] + new_items
         if conversation:
             conversation[position % len(conversation)]["n"] = look_alike
         snapshots = cache.snapshot_sequence(conversation)
-        expected = _fingerprint(conversation)
-        assert _fingerprint(list(snapshots)) == expected
+        expected = _each(conversation)
+        assert _each(snapshots) == expected
         recorded.append((snapshots, expected))
         alone = cache.snapshot({"n": look_alike})
         assert _fingerprint(alone) == _fingerprint({"n": look_alike})
         like = cache.snapshot_like({"n": look_alike}, recorded[0][0][:1] and recorded[0][0][0])
         assert _fingerprint(like) == _fingerprint({"n": look_alike})
 
-    for item in conversation:
+    for item in conversation + other:
         _mutate(item)
     for snapshots, expected in recorded:
-        assert _fingerprint(list(snapshots)) == expected
+        assert _each(snapshots) == expected
 
 
 def _closed_file() -> Any:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 from collections.abc import Iterable, Sequence
-from itertools import chain, repeat
+from itertools import chain
 from math import copysign
 from operator import is_
 from typing import Any, TypeVar
@@ -111,14 +111,13 @@ def _handling_of(kind: type) -> str:
     return _UNKNOWN
 
 
-def _all_dicts(items: Sequence[Any]) -> bool:
-    return all(map(is_, map(type, items), repeat(dict)))
-
-
 # Values of these types are the same value exactly when they are equal and of the same
 # type; any other value (a float, for its sign; a container, for what it holds) is
 # looked at closely wherever it is not the very same object.
 _PLAIN: frozenset[type] = frozenset({str, int, bool, bytes, type(None)})
+
+# What _Flat.grow finds.
+_DIFFERS, _HELD, _GROWN = "differs", "held", "grown"
 
 
 class _Flat:
@@ -126,72 +125,99 @@ class _Flat:
 
     Runners rebuild the conversation's item dicts on every turn but fill them with the
     very same key and value objects. So a new sequence is checked against the
-    snapshots with a few C-level passes: item types and sizes, keys in order, and the
-    values, which ``gc.get_referents`` lists in order (and the keys as well unless they
-    are all exact strings, which the length check notices): equal, of the same types,
-    and, where a value is neither plain nor the very same object, the same in every
-    nested value and type.
+    snapshots with a few C-level passes over all its items at once: item types and
+    sizes, keys in order, and the values, which ``gc.get_referents`` lists in order
+    (and the keys as well unless they are all exact strings, which the length check
+    notices): equal, of the same types, and, where a value is neither plain nor the
+    very same object, the same in every nested value and type.
     """
 
-    __slots__ = ("deep", "keys", "sizes", "types", "values")
+    __slots__ = ("deep", "keys", "sizes", "total", "types", "values")
 
-    def __init__(
-        self,
-        sizes: list[int],
-        keys: list[str],
-        values: list[Any],
-        types: list[type],
-        deep: list[int],
-    ) -> None:
-        self.sizes = sizes
-        self.keys = keys
-        self.values = values
-        self.types = types
-        self.deep = deep
+    def __init__(self) -> None:
+        self.sizes: list[int] = []
+        self.keys: list[str] = []
+        self.values: list[Any] = []
+        self.types: list[type] = []
+        self.deep: list[int] = []
+        self.total = 0
 
     @classmethod
     def of(cls, items: Sequence[Any]) -> _Flat | None:
         """The flat form of ``items``, or None unless all are dicts with exact str keys."""
-        if not _all_dicts(items):
-            return None
-        sizes = list(map(len, items))
-        values = gc.get_referents(*items)
-        if len(values) != sum(sizes):
-            return None
-        types = list(map(type, values))
-        deep = [position for position, kind in enumerate(types) if kind not in _PLAIN]
-        return cls(sizes, list(chain.from_iterable(items)), values, types, deep)
+        flat = cls()
+        return flat if flat.grow(items, plain=False) is _GROWN else None
 
     def extend(self, tail: _Flat) -> None:
-        offset = len(self.values)
+        total = self.total
         self.sizes.extend(tail.sizes)
         self.keys.extend(tail.keys)
         self.values.extend(tail.values)
         self.types.extend(tail.types)
-        self.deep.extend(offset + position for position in tail.deep)
+        self.deep.extend(total + position for position in tail.deep)
+        self.total = total + tail.total
 
-    def holds(self, items: Sequence[Any]) -> bool:
-        """Whether ``items`` hold exactly the snapshots laid flat here."""
-        if not _all_dicts(items) or list(map(len, items)) != self.sizes:
-            return False
-        if list(chain.from_iterable(items)) != self.keys:
-            return False
+    def grow(self, items: Sequence[Any], *, plain: bool) -> str:
+        """Check that ``items`` start with exactly the snapshots laid flat here; lay the rest flat.
+
+        :data:`_DIFFERS` when they do not start so. :data:`_HELD` when they do but the
+        rest cannot be laid flat (an item that is not a dict with exact str keys, or,
+        with ``plain``, a value that is not plain); nothing changes then.
+        :data:`_GROWN` when the rest is laid flat here too.
+        """
+        count = len(self.sizes)
+        kinds = list(map(type, items))
+        if kinds.count(dict) != len(kinds):
+            if len(items) == count or kinds[:count].count(dict) != count:
+                return _DIFFERS
+            return self._prefix_held(items, plain)
+        sizes = list(map(len, items))
+        tail_sizes = sizes[count:]
+        del sizes[count:]
+        if sizes != self.sizes:
+            return _DIFFERS
         values = gc.get_referents(*items)
+        total = self.total
+        tail_total = sum(tail_sizes)
+        if len(values) != total + tail_total:
+            # A dict with a key that is not an exact str lists its keys too.
+            return _DIFFERS if len(items) == count else self._prefix_held(items, plain)
+        keys = list(chain.from_iterable(items))
+        tail_keys = keys[total:]
+        del keys[total:]
+        if keys != self.keys:
+            return _DIFFERS
+        tail_values = values[total:]
+        del values[total:]
         known = self.values
         try:
             # Identical objects compare equal at once, in C; so do the rest of a
             # conversation that did not change.
             if known != values:
-                return False
+                return _DIFFERS
         except Exception:  # a value whose __eq__ fails cannot be shared
-            return False
+            return _DIFFERS
         if list(map(type, values)) != self.types:
-            return False
+            return _DIFFERS
         for position in self.deep:
             before, now = known[position], values[position]
             if before is not now and not _same(before, now, 0):
-                return False
-        return True
+                return _DIFFERS
+        tail_types = list(map(type, tail_values))
+        tail_deep = [total + at for at, kind in enumerate(tail_types) if kind not in _PLAIN]
+        if tail_deep and plain:
+            return _HELD
+        self.sizes += tail_sizes
+        self.keys += tail_keys
+        self.values += tail_values
+        self.types += tail_types
+        self.deep += tail_deep
+        self.total = total + tail_total
+        return _GROWN
+
+    def _prefix_held(self, items: Sequence[Any], plain: bool) -> str:
+        """:data:`_HELD` when the items laid flat here start ``items``, else :data:`_DIFFERS`."""
+        return _HELD if self.grow(items[: len(self.sizes)], plain=plain) is _GROWN else _DIFFERS
 
 
 class _Recent:
@@ -258,6 +284,12 @@ class SnapshotCache:
         ``name[position]``.
         """
         items = tuple(values)
+        latest = self._recent[0] if self._recent else None
+        # The usual turn, tried first and checked in full: the latest conversation grew.
+        if latest is not None:
+            grown = self._grown(latest, items, name, wrap_errors)
+            if grown is not None:
+                return grown
         recent: _Recent | None = None
         if items:
             first = items[0]
@@ -265,23 +297,12 @@ class SnapshotCache:
                 if same_value(candidate.snapshots[0], first):
                     recent = candidate
                     break
+        if recent is not None and recent is not latest:
+            grown = self._grown(recent, items, name, wrap_errors)
+            if grown is not None:
+                return grown
         previous: tuple[Any, ...] = () if recent is None else recent.snapshots
         shared = min(len(previous), len(items))
-        # Fast path: the conversation grew and every earlier item is unchanged.
-        if (
-            recent is not None
-            and recent.flat is not None
-            and shared == len(previous)
-            and recent.flat.holds(items[:shared])
-        ):
-            tail = tuple(
-                self.snapshot(items[position], name=f"{name}[{position}]", wrap_errors=wrap_errors)
-                for position in range(shared, len(items))
-            )
-            snapshots = previous + tail
-            if tail:
-                self._remember(recent, snapshots, recent.flat, tail)
-            return snapshots
         result: list[Any] = []
         append = result.append
         for position, item in enumerate(items):
@@ -293,24 +314,50 @@ class SnapshotCache:
             append(self.snapshot(item, name=f"{name}[{position}]", wrap_errors=wrap_errors))
         snapshots = tuple(result)
         if snapshots:
-            self._remember(recent, snapshots, _Flat.of(snapshots), ())
+            self._remember(recent, snapshots, _Flat.of(snapshots))
         return snapshots
 
-    def _remember(
-        self,
-        recent: _Recent | None,
-        snapshots: tuple[Any, ...],
-        flat: _Flat | None,
-        tail: tuple[Any, ...],
-    ) -> None:
-        if tail and flat is not None:
-            # The grown sequence replaces the one it grew from, so its flat form grows
-            # in place instead of being copied on every turn.
+    def _grown(
+        self, recent: _Recent, items: tuple[Any, ...], name: str, wrap_errors: bool
+    ) -> tuple[Any, ...] | None:
+        """Snapshots of ``items`` when they start with exactly ``recent``'s, else None.
+
+        New plain dicts (plain values, exact str keys) are snapshotted as shallow
+        copies, laid flat in the same passes that checked the earlier items; any other
+        new item goes through :meth:`snapshot`.
+        """
+        flat, previous = recent.flat, recent.snapshots
+        count = len(previous)
+        if flat is None or len(items) < count:
+            return None
+        found = flat.grow(items, plain=True)
+        if found is _DIFFERS:
+            return None
+        if len(items) == count:
+            return previous
+        if found is _GROWN:
+            tail = items[count:]
+            copies = tuple(map(dict.copy, tail))
+            # Registered as snapshot() would, so no stale entry for a reused id remains.
+            self._by_id.update(zip(map(id, tail), copies))
+            snapshots = previous + copies
+        else:
+            tail = tuple(
+                self.snapshot(items[position], name=f"{name}[{position}]", wrap_errors=wrap_errors)
+                for position in range(count, len(items))
+            )
+            snapshots = previous + tail
             laid = _Flat.of(tail)
             if laid is None:
                 flat = None
             else:
                 flat.extend(laid)
+        self._remember(recent, snapshots, flat)
+        return snapshots
+
+    def _remember(
+        self, recent: _Recent | None, snapshots: tuple[Any, ...], flat: _Flat | None
+    ) -> None:
         if recent is not None and self._recent[0] is recent:
             # The usual turn: the most recent conversation grew by a few items.
             recent.snapshots, recent.flat = snapshots, flat
