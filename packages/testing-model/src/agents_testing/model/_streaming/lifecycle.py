@@ -118,6 +118,10 @@ def unstreamable_item(
 
 _DEFAULTS: dict[type[BaseModel], dict[str, Any]] = {}
 
+# Bound once: streaming makes a dozen models per call, each set up with these.
+_object_new = object.__new__
+_set = object.__setattr__
+
 
 def _new(cls: type[Any], fields: dict[str, Any], extra: dict[str, Any] | None = None) -> Any:
     """An instance of event model ``cls`` holding ``fields`` (already valid values).
@@ -132,41 +136,36 @@ def _new(cls: type[Any], fields: dict[str, Any], extra: dict[str, Any] | None = 
             for name, field in cls.model_fields.items()
             if not field.is_required()
         }
-    data = {**defaults, **fields} if defaults else fields
-    event = object.__new__(cls)
-    setter = object.__setattr__
-    setter(event, "__dict__", data)
-    setter(event, "__pydantic_fields_set__", set(fields))
-    setter(event, "__pydantic_extra__", {} if extra is None else extra)
-    setter(event, "__pydantic_private__", None)
+    event = _object_new(cls)
+    _set(event, "__dict__", {**defaults, **fields} if defaults else fields)
+    _set(event, "__pydantic_fields_set__", set(fields))
+    _set(event, "__pydantic_extra__", {} if extra is None else extra)
+    _set(event, "__pydantic_private__", None)
     return event
 
 
 def _copy(model: Any, changes: dict[str, Any] | None = None) -> Any:
     """A deep copy of ``model`` sharing nothing with it, with ``changes`` set on it."""
-    data = dict(model.__dict__)
+    source = model.__dict__
+    data = source.copy()
     if changes:
         data.update(changes)
-    for name, value in data.items():
-        if type(value) not in _ATOMIC and (changes is None or name not in changes):
-            data[name] = detach(value)
-    copied = object.__new__(type(model))
-    setter = object.__setattr__
-    setter(copied, "__dict__", data)
+    if not _ATOMIC.issuperset(map(type, source.values())):
+        for name, value in source.items():
+            if type(value) not in _ATOMIC and (changes is None or name not in changes):
+                data[name] = detach(value)
+    copied = _object_new(type(model))
+    _set(copied, "__dict__", data)
     extra = model.__pydantic_extra__
-    setter(
-        copied,
-        "__pydantic_extra__",
-        {} if extra == {} else None if extra is None else detach(extra),
-    )
+    _set(copied, "__pydantic_extra__", None if extra is None else detach(extra) if extra else {})
     fields_set = model.__pydantic_fields_set__
-    setter(
+    _set(
         copied,
         "__pydantic_fields_set__",
-        fields_set | changes.keys() if changes else set(fields_set),
+        fields_set | changes.keys() if changes else fields_set.copy(),
     )
     private = getattr(model, "__pydantic_private__", None)
-    setter(copied, "__pydantic_private__", None if private is None else detach(private))
+    _set(copied, "__pydantic_private__", None if private is None else detach(private))
     return copied
 
 
@@ -182,12 +181,11 @@ class _Template:
         self._fields_set = frozenset(model.__pydantic_fields_set__)
 
     def make(self, changes: dict[str, Any]) -> Any:
-        made = object.__new__(self._cls)
-        setter = object.__setattr__
-        setter(made, "__dict__", {**self._data, **changes})
-        setter(made, "__pydantic_extra__", {})
-        setter(made, "__pydantic_fields_set__", self._fields_set | changes.keys())
-        setter(made, "__pydantic_private__", None)
+        made = _object_new(self._cls)
+        _set(made, "__dict__", {**self._data, **changes})
+        _set(made, "__pydantic_extra__", {})
+        _set(made, "__pydantic_fields_set__", self._fields_set | changes.keys())
+        _set(made, "__pydantic_private__", None)
         return made
 
 
@@ -220,9 +218,9 @@ def _response(
     )
     if request_id is not None:
         # The runner reads the transport request id from this attribute.
-        object.__setattr__(response, "_request_id", request_id)
+        _set(response, "_request_id", request_id)
     if raw_usage is not None and _RAW_USAGE_ATTR is not None:
-        object.__setattr__(response, _RAW_USAGE_ATTR, detach(raw_usage))
+        _set(response, _RAW_USAGE_ATTR, detach(raw_usage))
     return response
 
 
@@ -231,7 +229,7 @@ def _response(
 
 def copy_usage(usage: Usage) -> Usage:
     """An independent copy of ``usage`` (no validation: it was validated when scripted)."""
-    data = dict(usage.__dict__)
+    data = usage.__dict__.copy()
     for name, value in data.items():
         kind = type(value)
         if kind in _ATOMIC:
@@ -242,26 +240,23 @@ def copy_usage(usage: Usage) -> Usage:
             data[name] = _copy_flat(value)
         else:
             data[name] = detach(value)
-    copied = object.__new__(Usage)
-    object.__setattr__(copied, "__dict__", data)
+    copied = _object_new(Usage)
+    _set(copied, "__dict__", data)
     return copied
 
 
 def _copy_flat(model: Any) -> Any:
     """A copy of a model whose fields are plain values (token details); else a deep copy."""
-    data = dict(model.__dict__)
-    for value in data.values():
-        if type(value) not in _ATOMIC:
-            return detach(model)
-    copied = object.__new__(type(model))
-    setter = object.__setattr__
-    setter(copied, "__dict__", data)
+    data = model.__dict__.copy()
+    if not _ATOMIC.issuperset(map(type, data.values())):
+        return detach(model)
+    copied = _object_new(type(model))
+    _set(copied, "__dict__", data)
     extra = model.__pydantic_extra__
-    setter(copied, "__pydantic_extra__", None if extra is None else dict(extra) if extra else {})
-    setter(copied, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
-    setter(copied, "__pydantic_private__", None)
-    if model.__pydantic_private__:
-        setter(copied, "__pydantic_private__", detach(model.__pydantic_private__))
+    _set(copied, "__pydantic_extra__", None if extra is None else detach(extra) if extra else {})
+    _set(copied, "__pydantic_fields_set__", model.__pydantic_fields_set__.copy())
+    private = model.__pydantic_private__
+    _set(copied, "__pydantic_private__", detach(private) if private else None)
     return copied
 
 
@@ -288,13 +283,12 @@ def response_usage(usage: Usage, *, owned: bool = False) -> ResponseUsage:
             "total_tokens": usage.total_tokens,
         },
     )
-    setter = object.__setattr__
     if _NORMALIZED_USAGE_ATTR is not None:
-        setter(carried, _NORMALIZED_USAGE_ATTR, usage if owned else copy_usage(usage))
-    setter(carried, _REQUEST_COUNT_ATTR, usage.requests)
+        _set(carried, _NORMALIZED_USAGE_ATTR, usage if owned else copy_usage(usage))
+    _set(carried, _REQUEST_COUNT_ATTR, usage.requests)
     entries = getattr(usage, "request_usage_entries", None)
     if entries:
-        setter(
+        _set(
             carried,
             _REQUEST_USAGES_ATTR,
             [
