@@ -5,7 +5,7 @@
    same script, with usage and response ids as a provider gives them, so no provider is
    needed). Then, side by side in one run, the loop runs
    through ``Runner.run`` and ``Runner.run_streamed`` with ``ScriptedModel(script)`` and
-   with ``ModelCassette(path).replay()``. The figure is the CPU time spent inside the
+   with ``ModelCassette(path).replay()``. The figure is the time spent inside the
    model's methods (the replay also compares every request with the recorded one);
    the target is at most 1.2x.
 2. A 1,000-call cassette (100 conversations of 10 model calls each) is loaded with
@@ -144,7 +144,7 @@ def main() -> None:
     failed = False
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        print(f"Replay vs ScriptedModel, {options.turns}-turn tool loop (CPU s inside the model)")
+        print(f"Replay vs ScriptedModel, {options.turns}-turn tool loop (s inside the model)")
         print(f"{'mode':<14}{'script':>10}{'replay':>10}{'ratio':>8}  limit {LIMIT_REPLAY}x")
         for mode, scripted, replayed in bench_replay(folder, options.turns, options.repeat):
             ratio = replayed / scripted
