@@ -426,8 +426,10 @@ def test_snapshot_sequence_grows_each_of_two_interleaved_conversations() -> None
         [{"role": "user", "content": "a"}, {"content": "a2"}, {"content": "a3"}]
     )
 
-    assert a2[0] is a1[0] and b2[0] is b1[0]
-    assert a3[:2] == a2 and a3[1] is a2[1]
+    assert a2[0] is a1[0]
+    assert b2[0] is b1[0]
+    assert a3[:2] == a2
+    assert a3[1] is a2[1]
     assert [item["content"] for item in a3] == ["a", "a2", "a3"]
     assert [item["content"] for item in b2] == ["b", "b2"]
 

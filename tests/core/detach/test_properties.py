@@ -173,9 +173,7 @@ _items = st.dictionaries(
 
 @given(
     st.lists(
-        st.tuples(
-            st.lists(_items, max_size=2), st.integers(0, 5), _look_alikes, st.booleans()
-        ),
+        st.tuples(st.lists(_items, max_size=2), st.integers(0, 5), _look_alikes, st.booleans()),
         min_size=1,
         max_size=6,
     )

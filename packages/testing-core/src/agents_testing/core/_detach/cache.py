@@ -339,7 +339,7 @@ class SnapshotCache:
             tail = items[count:]
             copies = tuple(map(dict.copy, tail))
             # Registered as snapshot() would, so no stale entry for a reused id remains.
-            self._by_id.update(zip(map(id, tail), copies))
+            self._by_id.update(zip(map(id, tail), copies, strict=True))
             snapshots = previous + copies
         else:
             tail = tuple(
