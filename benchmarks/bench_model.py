@@ -27,9 +27,9 @@ each model is timed in ``--rounds`` rounds (three by default), the three models 
 turns within a round, and the fastest run of each counts, as ``timeit`` advises.
 
 Run: ``uv run --no-sync python benchmarks/bench_model.py [--quick] [--sizes 50,100]``.
-The full run takes about ten minutes on an idle two-core machine, most of it in the
+The full run takes about twelve minutes on an idle two-core machine, most of it in the
 runs at N = 400 (``tracemalloc`` slows a run about fivefold); ``--quick`` (N = 50 and
-200) takes about three, ``--sizes 200`` about two.
+200) takes about four, ``--sizes 200`` about three and a half.
 """
 
 from __future__ import annotations
