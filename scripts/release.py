@@ -107,6 +107,44 @@ def write_version(root: Path, boundary: str, current: Version, new: Version, req
         )
 
 
+def check_lock(root: Path) -> None:
+    """Refuse a ``uv.lock`` that does not match the workspace's ``pyproject.toml`` files.
+
+    ``uv lock --locked`` compares without resolving again, so it works offline on a
+    fresh uv cache.
+    """
+    try:
+        run(uv(), "lock", "--locked", "--offline", "-q", cwd=root, quiet=True)
+    except ReleaseError as error:
+        raise ReleaseError(
+            "uv.lock does not match the workspace's pyproject.toml files (checked with "
+            f"`uv lock --locked --offline`): run `uv lock` and commit the lock before "
+            f"releasing.\n{error}"
+        ) from None
+
+
+def lock_version(root: Path, boundary: str, new: Version) -> None:
+    """Record ``boundary``'s new version in ``uv.lock``, then check the lock with uv.
+
+    Only the member's version line changes. Relocking would resolve every dependency
+    again, which offline needs index pages that uv's cache may not hold, and online
+    could move pins that a release has no business moving.
+    """
+    lock = root / "uv.lock"
+    name = distribution(boundary)
+    member = re.compile(
+        rf'^(\[\[package\]\]\nname = "{re.escape(name)}"\nversion = )"[^"]*"$', re.M
+    )
+    text, found = member.subn(rf'\g<1>"{new}"', lock.read_text())
+    if found != 1:
+        raise ReleaseError(
+            f"uv.lock records {name} {found} times, not once: run `uv lock` and commit "
+            "the lock before releasing"
+        )
+    lock.write_text(text)
+    check_lock(root)
+
+
 def requirement(root: Path, boundary: str, name: str) -> str | None:
     """The dependency line of ``boundary`` that names ``name``, without the name."""
     text = (package_dir(root, boundary) / "pyproject.toml").read_text()
@@ -427,6 +465,7 @@ def release(root: Path, boundary: str, request: str, dry_run: bool, date: str) -
                 f"the workspace's core {read_version(root, 'core')} it is tested with: "
                 "update its core range first"
             )
+    check_lock(root)
     out = root / "dist"
     print(f"{distribution(boundary)} {current} -> {version}")
     print(f"tag: {tag}")
@@ -442,7 +481,7 @@ def release(root: Path, boundary: str, request: str, dry_run: bool, date: str) -
         write_version(root, boundary, current, version, request)
         changelog.write_text(new_changelog)
         # The lock records each workspace member's version.
-        run(uv(), "lock", "--offline", "-q", cwd=root, quiet=True)
+        lock_version(root, boundary, version)
         check(build(root, boundary, out))
     except BaseException:
         git(root, "checkout", "--", *(str(p.relative_to(root)) for p in touched))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -35,12 +36,16 @@ def _state(git: Git, repo: Path) -> dict[str, str]:
 
 
 def _set_version(git: Git, repo: Path, package: str, version: str) -> None:
+    """Commit ``package`` at ``version``, in its pyproject.toml and in the lock."""
     path = repo / "packages" / f"testing-{package}" / "pyproject.toml"
     lines = path.read_text().splitlines(keepends=True)
     lines = [
         f'version = "{version}"\n' if line.startswith("version = ") else line for line in lines
     ]
     path.write_text("".join(lines))
+    lock = repo / "uv.lock"
+    member = rf'(\[\[package\]\]\nname = "agents-testing-{package}"\nversion = )"[^"]*"'
+    lock.write_text(re.sub(member, rf'\g<1>"{version}"', lock.read_text(), count=1))
     git(repo, "commit", "-q", "-am", f"{package} {version}")
 
 
@@ -262,3 +267,39 @@ def test_a_release_sets_the_version_with_uv_and_locks_it(
     assert f'name = "agents-testing-{package}"\nversion = "{expected}"\n' in lock
     assert git(repo, "tag", "--list", f"testing-{package}-v{expected}").strip()
     assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_dry_run_refuses_a_lock_that_does_not_record_the_package(
+    repo: Path, release: Release, git: Git
+) -> None:
+    lock = repo / "uv.lock"
+    lock.write_text(
+        lock.read_text().replace('name = "agents-testing-voice"\n', 'name = "someone-else"\n', 1)
+    )
+    git(repo, "commit", "-q", "-am", "a lock without the voice package")
+    before = _state(git, repo)
+
+    done = release("release", "voice", "patch", "--dry-run", check=False)
+
+    assert done.returncode == 1
+    assert "uv.lock does not match the workspace's pyproject.toml files" in done.stderr
+    assert "run `uv lock` and commit the lock" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert _state(git, repo) == before
+
+
+def test_a_release_refuses_a_lock_left_behind_by_a_dependency_change(
+    repo: Path, release: Release, git: Git
+) -> None:
+    pyproject = repo / "packages" / "testing-voice" / "pyproject.toml"
+    text = pyproject.read_text()
+    pyproject.write_text(text.replace('"numpy', '"packaging>=20",\n    "numpy', 1))
+    git(repo, "commit", "-q", "-am", "voice needs packaging, lock not updated")
+    before = _state(git, repo)
+
+    done = release("release", "voice", "patch", "--date", "2026-01-15", check=False)
+
+    assert done.returncode == 1
+    assert "uv.lock does not match the workspace's pyproject.toml files" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert _state(git, repo) == before
