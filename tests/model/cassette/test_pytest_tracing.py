@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
+from agents.tracing.processors import default_exporter
 
 from .._openai_server import OpenAIServer, message, tool_call
 
@@ -79,6 +80,20 @@ class _Collector(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         return None
+
+
+@pytest.fixture(autouse=True)
+def default_exporter_restored() -> Iterator[None]:
+    """The SDK's default exporter left as it was found.
+
+    It keeps a key it once read from the environment (for good, on some releases), so
+    without this every later traced run in this process would upload to the provider.
+    """
+    exporter = default_exporter()
+    saved = dict(vars(exporter))
+    yield
+    vars(exporter).clear()
+    vars(exporter).update(saved)
 
 
 @pytest.fixture
