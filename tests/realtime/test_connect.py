@@ -109,6 +109,7 @@ async def test_authorization_headers_are_recorded_only_as_provided() -> None:
 
 @pytest.mark.asyncio
 async def test_url_keeps_scheme_host_port_and_path_only() -> None:
+    """Shows RT-1."""
     call = await connect_once({"url": URL})
     assert call.url == "wss://realtime.example.test:8443/v1/realtime"
 
@@ -142,6 +143,7 @@ async def test_no_options_records_nothing_provided() -> None:
 
 @pytest.mark.asyncio
 async def test_a_record_is_a_plain_dict_holding_only_the_keys_that_were_given() -> None:
+    """Shows RT-1."""
     model = ScriptedRealtimeModel()
     await model.connect({"call_id": "c1"})
     await model.close()
@@ -156,6 +158,7 @@ async def test_a_record_is_a_plain_dict_holding_only_the_keys_that_were_given() 
 
 @pytest.mark.asyncio
 async def test_a_key_given_as_none_counts_as_provided_and_is_kept_as_none() -> None:
+    """Shows RT-1."""
     model = ScriptedRealtimeModel()
     await model.connect(
         {"api_key": None, "headers": None, "url": None, "call_id": None}  # type: ignore[typeddict-item]

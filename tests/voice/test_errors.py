@@ -129,6 +129,7 @@ def _pipeline(
 
 @pytest.mark.asyncio
 async def test_an_exhausted_static_transcription_says_no_scripted_transcriptions_remain() -> None:
+    """Shows VOX-2."""
     stt = ScriptedSTTModel(sessions=["streamed only"])
     error = await _drain(_pipeline(stt, ScriptedVoiceWorkflow(), ScriptedTTSModel()), _silence())
 
@@ -140,6 +141,7 @@ async def test_an_exhausted_static_transcription_says_no_scripted_transcriptions
 
 @pytest.mark.asyncio
 async def test_an_exhausted_session_script_says_no_scripted_sessions_remain() -> None:
+    """Shows VOX-2."""
     stt = ScriptedSTTModel("static only")
     error = await _drain(
         _pipeline(stt, ScriptedVoiceWorkflow(), ScriptedTTSModel()), StreamedAudioInput()
@@ -152,6 +154,7 @@ async def test_an_exhausted_session_script_says_no_scripted_sessions_remain() ->
 
 @pytest.mark.asyncio
 async def test_an_exhausted_tts_script_says_no_scripted_results_remain() -> None:
+    """Shows VOX-2."""
     tts = ScriptedTTSModel()
     error = await _drain(
         _pipeline(ScriptedSTTModel("hi"), ScriptedVoiceWorkflow(["Hello."]), tts), _silence()
@@ -165,6 +168,7 @@ async def test_an_exhausted_tts_script_says_no_scripted_results_remain() -> None
 
 @pytest.mark.asyncio
 async def test_an_exhausted_workflow_says_no_scripted_turns_remain() -> None:
+    """Shows VOX-2."""
     workflow = ScriptedVoiceWorkflow()
     error = await _drain(
         _pipeline(ScriptedSTTModel("hi"), workflow, ScriptedTTSModel()), _silence()
@@ -177,6 +181,7 @@ async def test_an_exhausted_workflow_says_no_scripted_turns_remain() -> None:
 
 @pytest.mark.asyncio
 async def test_a_second_start_says_no_scripted_startup_step_remains() -> None:
+    """Shows VOX-2."""
     workflow = ScriptedVoiceWorkflow(["Hello."], start="Welcome.")
     # Releases before 0.20 speak the greeting together with the first answer.
     spoken = 2 if compat.voice_finalizes_intro_turn() else 1
@@ -195,6 +200,7 @@ async def test_a_second_start_says_no_scripted_startup_step_remains() -> None:
 
 @pytest.mark.asyncio
 async def test_unconsumed_transcription_turns_are_counted_also_after_close() -> None:
+    """Shows VOX-2."""
     session = ScriptedTranscriptionSession(["one", "two", "three"])
     turns = session.transcribe_turns()
     assert await turns.__anext__() == "one"
@@ -231,6 +237,7 @@ async def test_the_stt_check_then_reports_each_created_sessions_own_turns() -> N
 
 
 def test_unconsumed_tts_results_say_scripted_tts_result() -> None:
+    """Shows VOX-2."""
     with pytest.raises(UnconsumedVoiceSteps, match="2 scripted TTS result") as caught:
         ScriptedTTSModel([[b"\x00\x00"], [b"\x00\x00"]]).assert_complete()
     assert caught.value.remaining_steps == 2
@@ -248,6 +255,7 @@ def test_unconsumed_tts_results_say_scripted_tts_result() -> None:
 def test_unconsumed_workflow_steps_are_worded_by_what_is_left(
     turns: list[str], start: str | None, message: str, remaining: int
 ) -> None:
+    """Shows VOX-2."""
     with pytest.raises(UnconsumedVoiceSteps, match=message) as caught:
         ScriptedVoiceWorkflow(turns, start=start).assert_complete()
     assert caught.value.remaining_steps == remaining
