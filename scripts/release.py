@@ -128,20 +128,14 @@ def lock_version(root: Path, boundary: str, new: Version) -> None:
 
     Only the member's version line changes. Relocking would resolve every dependency
     again, which offline needs index pages that uv's cache may not hold, and online
-    could move pins that a release has no business moving.
+    could move pins that a release has no business moving. Should uv ever write the
+    entry otherwise, nothing is replaced and the check refuses the lock.
     """
     lock = root / "uv.lock"
-    name = distribution(boundary)
-    member = re.compile(
-        rf'^(\[\[package\]\]\nname = "{re.escape(name)}"\nversion = )"[^"]*"$', re.M
+    member = (
+        rf'^(\[\[package\]\]\nname = "{re.escape(distribution(boundary))}"\nversion = )"[^"]*"$'
     )
-    text, found = member.subn(rf'\g<1>"{new}"', lock.read_text())
-    if found != 1:
-        raise ReleaseError(
-            f"uv.lock records {name} {found} times, not once: run `uv lock` and commit "
-            "the lock before releasing"
-        )
-    lock.write_text(text)
+    lock.write_text(re.sub(member, rf'\g<1>"{new}"', lock.read_text(), count=1, flags=re.M))
     check_lock(root)
 
 
