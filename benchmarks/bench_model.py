@@ -26,7 +26,13 @@ Timings on a shared machine drift by tens of percent from one minute to the next
 each model is timed in ``--rounds`` rounds (three by default), the three models taking
 turns within a round, and the fastest run of each counts, as ``timeit`` advises.
 
-Run: ``uv run --no-sync python benchmarks/bench_model.py [--quick] [--sizes 50,100]``.
+``--bound`` adds a fourth, time-only model, ``bound``: ours made to trust that every
+call's conversation starts with the one its last call saw, so it checks and copies only
+the items that are new. That is wrong (a changed earlier item would be recorded as it
+was), so it is only a measurement: the time no exact check of the conversation can go
+below, since an exact one must look at every item again.
+
+Run: ``uv run --no-sync python benchmarks/bench_model.py [--quick] [--sizes 50,100] [--bound]``.
 The full run takes about twelve minutes on an idle two-core machine, most of it in the
 runs at N = 400 (``tracemalloc`` slows a run about fivefold); ``--quick`` (N = 50 and
 200) takes about four, ``--sizes 200`` about three and a half.
@@ -55,6 +61,7 @@ SIZES = (50, 100, 200, 400)
 QUICK_SIZES = (50, 200)
 MODES = ("run", "run_streamed")
 KINDS = ("floor", "ours", "builtin")
+BOUND = "bound"
 CHECKED_SIZES = (200, 400)
 LIMIT = 0.10
 ROUNDS = 3
@@ -185,7 +192,33 @@ def _scripted_model(kind: str, turns: int) -> Any:
 
 
 def _make_model(kind: str, turns: int, mode: str) -> Any:
-    return _floor_model(turns, mode) if kind == "floor" else _scripted_model(kind, turns)
+    if kind == "floor":
+        return _floor_model(turns, mode)
+    return _scripted_model("ours" if kind == BOUND else kind, turns)
+
+
+def _trust_earlier_items() -> None:
+    """Make ours check and copy only the items its last call did not see (``--bound``).
+
+    Wrong on purpose, for measurement only: an earlier item that changed would be
+    recorded as it was before.
+    """
+    from agents_testing.core._detach import cache
+
+    flat: Any = cache._Flat
+    check = flat.grow
+
+    def grow(self: Any, items: Any, *, plain: bool) -> str:
+        count = len(self.sizes)
+        if not count or len(items) < count:
+            return check(self, items, plain=plain)  # type: ignore[no-any-return]
+        tail = flat()
+        found: str = check(tail, items[count:], plain=plain)
+        if found is cache._GROWN:
+            self.extend(tail)
+        return found
+
+    flat.grow = grow
 
 
 async def _run_loop(model: Any, turns: int, mode: str) -> None:
@@ -249,6 +282,8 @@ def _worker(kind: str, metric: str, sizes: tuple[int, ...]) -> None:
         if not compat.has_builtin_testing():
             print(json.dumps({"unavailable": True}), flush=True)
             return
+    if kind == BOUND:
+        _trust_earlier_items()
     for mode in MODES:
         for turns in sizes:
             _measure_time(kind, 5, mode)  # warm imports and caches before measuring
@@ -281,7 +316,9 @@ def _collect(
 
     A kind's job may be listed more than once (rounds): each figure keeps its lowest.
     """
-    results: dict[str, dict[tuple[str, int], dict[str, float]]] = {kind: {} for kind in KINDS}
+    results: dict[str, dict[tuple[str, int], dict[str, float]]] = {
+        kind: {} for kind in (*KINDS, BOUND)
+    }
     unavailable: set[str] = set()
     with ThreadPoolExecutor(max_workers=parallel) as pool:
         futures = [(job, pool.submit(_worker_rows, *job, sizes)) for job in jobs]
@@ -316,7 +353,12 @@ def main() -> None:
     parser.add_argument(
         "--rounds", type=int, default=ROUNDS, help=f"timing rounds (default {ROUNDS})"
     )
-    parser.add_argument("--worker", choices=KINDS, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--bound",
+        action="store_true",
+        help="also time ours checking only the new items of each call (a lower bound)",
+    )
+    parser.add_argument("--worker", choices=(*KINDS, BOUND), help=argparse.SUPPRESS)
     parser.add_argument("--metric", choices=("time", "memory"), help=argparse.SUPPRESS)
     options = parser.parse_args()
     sizes: tuple[int, ...] = QUICK_SIZES if options.quick else SIZES
@@ -330,8 +372,9 @@ def main() -> None:
 
     # Timing workers run one at a time, alone, so no other worker disturbs the CPU
     # caches they measure; the memory workers (tracemalloc is slow) then share the cores.
+    timed_kinds = (*KINDS, BOUND) if options.bound else KINDS
     timed = _collect(
-        [(kind, "time") for _ in range(max(1, options.rounds)) for kind in KINDS], sizes, 1
+        [(kind, "time") for _ in range(max(1, options.rounds)) for kind in timed_kinds], sizes, 1
     )
     held = _collect([(kind, "memory") for kind in KINDS], sizes, max(1, options.parallel))
     results = {
@@ -386,6 +429,18 @@ def main() -> None:
         checked = [n for n in sizes if n in CHECKED_SIZES]
         if checked:
             print(f"Within {LIMIT:.2f} of the built-in in time and memory at N = {checked}.")
+    if options.bound and builtin:
+        print()
+        print("bound = ours checking and copying only each call's new items: wrong, a floor")
+        print(f"{'mode':<13}{'N':>5} | {'bound in':>8} {'built in':>8} {'ratio':>6}")
+        for mode in MODES:
+            for turns in sizes:
+                floor_time = timed[BOUND][(mode, turns)]["inside"]
+                their_time = builtin[(mode, turns)]["inside"]
+                print(
+                    f"{mode:<13}{turns:>5} | {floor_time:8.3f} {their_time:8.3f} "
+                    f"{_ratio(floor_time, their_time)}"
+                )
 
 
 if __name__ == "__main__":
