@@ -35,6 +35,21 @@ def _state(git: Git, repo: Path) -> dict[str, str]:
     }
 
 
+def _assert_refused(
+    done: subprocess.CompletedProcess[str],
+    git: Git,
+    repo: Path,
+    before: dict[str, str],
+    *fragments: str,
+) -> None:
+    """The command failed with a message naming every fragment, and changed nothing."""
+    assert done.returncode == 1
+    for fragment in fragments:
+        assert fragment in done.stderr
+    assert "Traceback" not in done.stderr
+    assert _state(git, repo) == before
+
+
 def _set_version(git: Git, repo: Path, package: str, version: str) -> None:
     """Commit ``package`` at ``version``, in its pyproject.toml and in the lock."""
     path = repo / "packages" / f"testing-{package}" / "pyproject.toml"
@@ -136,10 +151,7 @@ def test_release_refuses_a_version_that_is_not_a_newer_release(
 
     done = release_in(repo, "release", "model", request_, "--dry-run", check=False)
 
-    assert done.returncode == 1
-    assert problem in done.stderr
-    assert "Traceback" not in done.stderr
-    assert _state(git, repo) == before
+    _assert_refused(done, git, repo, before, problem)
 
 
 def test_release_refuses_a_tree_with_uncommitted_changes(
@@ -281,11 +293,14 @@ def test_a_dry_run_refuses_a_lock_that_does_not_record_the_package(
 
     done = release("release", "voice", "patch", "--dry-run", check=False)
 
-    assert done.returncode == 1
-    assert "uv.lock does not match the workspace's pyproject.toml files" in done.stderr
-    assert "run `uv lock` and commit the lock" in done.stderr
-    assert "Traceback" not in done.stderr
-    assert _state(git, repo) == before
+    _assert_refused(
+        done,
+        git,
+        repo,
+        before,
+        "uv.lock does not match the workspace's pyproject.toml files",
+        "run `uv lock` and commit the lock",
+    )
 
 
 def test_a_release_refuses_a_lock_left_behind_by_a_dependency_change(
@@ -299,7 +314,10 @@ def test_a_release_refuses_a_lock_left_behind_by_a_dependency_change(
 
     done = release("release", "voice", "patch", "--date", "2026-01-15", check=False)
 
-    assert done.returncode == 1
-    assert "uv.lock does not match the workspace's pyproject.toml files" in done.stderr
-    assert "Traceback" not in done.stderr
-    assert _state(git, repo) == before
+    _assert_refused(
+        done,
+        git,
+        repo,
+        before,
+        "uv.lock does not match the workspace's pyproject.toml files",
+    )
