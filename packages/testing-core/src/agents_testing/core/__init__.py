@@ -10,34 +10,39 @@ differences), :mod:`agents_testing.core.lazy` (lazy package exports) and
 
 from __future__ import annotations
 
-from ._bridge.resolve import MissingBoundaryError
-from ._cassette.file import (
-    CassetteError,
-    CassetteFormatError,
-    CassetteMismatch,
-    CassetteNotFound,
-    CassetteVersionError,
-)
-from ._cassette.modes import RecordMode
-from ._cassette.secrets import AllowedSecret, CassetteSecretError, Scrubber, SecretFinding
-from ._detach.cache import SnapshotCache
-from ._detach.detach import detach, readonly
-from ._errors import (
-    AgentsTestingError,
-    InvalidStepError,
-    ModelRequestBlocked,
-    NetworkBlocked,
-    UnconsumedStepsError,
-    UncopyableValue,
-    UnexpectedCallError,
-    UnsnapshottableValue,
-    ordinal,
-)
-from ._script.fifo import Entry, StepScript
-from ._script.group import AnyOrder, GroupEntry, any_order, build_group, member_problem
-from ._snapshot.data import SupportsSnapshot, to_snapshot
-from ._tracing.capture import CapturedTraces, TraceCaptureError, capture_traces
-from ._values import callable_problem, exception_problem, safe_repr
+from typing import TYPE_CHECKING
+
+from .lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from ._bridge.resolve import MissingBoundaryError
+    from ._cassette.file import (
+        CassetteError,
+        CassetteFormatError,
+        CassetteMismatch,
+        CassetteNotFound,
+        CassetteVersionError,
+    )
+    from ._cassette.modes import RecordMode
+    from ._cassette.secrets import AllowedSecret, CassetteSecretError, Scrubber, SecretFinding
+    from ._detach.cache import SnapshotCache
+    from ._detach.detach import detach, readonly
+    from ._errors import (
+        AgentsTestingError,
+        InvalidStepError,
+        ModelRequestBlocked,
+        NetworkBlocked,
+        UnconsumedStepsError,
+        UncopyableValue,
+        UnexpectedCallError,
+        UnsnapshottableValue,
+        ordinal,
+    )
+    from ._script.fifo import Entry, StepScript
+    from ._script.group import AnyOrder, GroupEntry, any_order, build_group, member_problem
+    from ._snapshot.data import SupportsSnapshot, to_snapshot
+    from ._tracing.capture import CapturedTraces, TraceCaptureError, capture_traces
+    from ._values import callable_problem, exception_problem, safe_repr
 
 __all__ = [
     "AgentsTestingError",
@@ -80,7 +85,50 @@ __all__ = [
     "to_snapshot",
 ]
 
-from .lazy import publish as _publish
-
-# Tracebacks and pickles name the public module, e.g. agents_testing.core.ModelRequestBlocked.
-_publish(__name__, [globals()[name] for name in __all__])
+# Loading the package (as the pytest plugins and the import bridge do) imports nothing
+# more: each name is imported from its module on first use, and then reports this
+# package as its ``__module__`` (tracebacks and pickles show agents_testing.core.X).
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    globals(),
+    {
+        "AgentsTestingError": "._errors",
+        "AllowedSecret": "._cassette.secrets",
+        "AnyOrder": "._script.group",
+        "CapturedTraces": "._tracing.capture",
+        "CassetteError": "._cassette.file",
+        "CassetteFormatError": "._cassette.file",
+        "CassetteMismatch": "._cassette.file",
+        "CassetteNotFound": "._cassette.file",
+        "CassetteSecretError": "._cassette.secrets",
+        "CassetteVersionError": "._cassette.file",
+        "Entry": "._script.fifo",
+        "GroupEntry": "._script.group",
+        "InvalidStepError": "._errors",
+        "MissingBoundaryError": "._bridge.resolve",
+        "ModelRequestBlocked": "._errors",
+        "NetworkBlocked": "._errors",
+        "RecordMode": "._cassette.modes",
+        "Scrubber": "._cassette.secrets",
+        "SecretFinding": "._cassette.secrets",
+        "SnapshotCache": "._detach.cache",
+        "StepScript": "._script.fifo",
+        "SupportsSnapshot": "._snapshot.data",
+        "TraceCaptureError": "._tracing.capture",
+        "UnconsumedStepsError": "._errors",
+        "UncopyableValue": "._errors",
+        "UnexpectedCallError": "._errors",
+        "UnsnapshottableValue": "._errors",
+        "any_order": "._script.group",
+        "build_group": "._script.group",
+        "callable_problem": "._values",
+        "capture_traces": "._tracing.capture",
+        "detach": "._detach.detach",
+        "exception_problem": "._values",
+        "member_problem": "._script.group",
+        "ordinal": "._errors",
+        "readonly": "._detach.detach",
+        "safe_repr": "._values",
+        "to_snapshot": "._snapshot.data",
+    },
+)
