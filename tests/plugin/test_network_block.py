@@ -166,7 +166,9 @@ def test_loopback():
             pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hello)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+    ).start()
     try:
         for host in ("127.0.0.1", "localhost"):
             with urllib.request.urlopen(f"http://{host}:{server.server_port}/") as answer:

@@ -536,7 +536,9 @@ class Collector(http.server.BaseHTTPRequestHandler):
 def collector():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Collector)
     server.posts = []
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+    ).start()
     endpoint = f"http://127.0.0.1:{server.server_port}/v1/traces/ingest"
     processor = BatchTraceProcessor(BackendSpanExporter(api_key="sk-test", endpoint=endpoint))
     set_trace_processors([processor])

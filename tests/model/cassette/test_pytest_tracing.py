@@ -101,7 +101,9 @@ def collector() -> Iterator[tuple[str, list[bytes]]]:
     uploads: list[bytes] = []
     handler = type("Handler", (_Collector,), {"uploads": uploads})
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+    ).start()
     yield f"http://127.0.0.1:{server.server_port}/v1/traces/ingest", uploads
     server.shutdown()
     server.server_close()
