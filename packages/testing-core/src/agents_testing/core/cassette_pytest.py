@@ -22,7 +22,6 @@ from typing import Any, Protocol
 
 import pytest
 
-from ._cassette.file import CassetteNotFound
 from ._cassette.modes import (
     RECORD_MODES,
     RecordMode,
@@ -31,9 +30,6 @@ from ._cassette.modes import (
     records,
     resolve_record_mode,
 )
-from ._cassette.naming import cassette_path
-from ._errors import AgentsTestingError
-from ._report_site import function_site, raise_at
 from .pytest_support import CALL_REPORT, blocks_model_requests
 
 __all__ = [
@@ -199,6 +195,8 @@ class CassetteOptions:
     def check_replayable(self) -> None:
         """Raise ``CassetteNotFound`` (saying where an older one is) when there is no file."""
         if self.earlier is not None and not self.path.exists():
+            from ._cassette.file import CassetteNotFound
+
             raise CassetteNotFound(str(self.path), self.boundary, str(self.earlier))
 
 
@@ -242,6 +240,8 @@ def default_path(item: pytest.Item, boundary: str) -> Path:
     ``.<boundary>.json`` for a boundary other than the model. Enclosing classes are
     named outermost first; characters that file systems refuse become ``-``.
     """
+    from ._cassette.naming import cassette_path
+
     return cassette_path(item.path, item.name, _classes(item), boundary)
 
 
@@ -289,6 +289,9 @@ def finish_cassette(item: pytest.Item, fixture: CassetteFixture) -> None:
     __tracebackhide__ = True
     if not body_passed(item):
         return
+    from ._errors import AgentsTestingError
+    from ._report_site import function_site, raise_at
+
     try:
         if fixture.recording:
             fixture.cassette.save()

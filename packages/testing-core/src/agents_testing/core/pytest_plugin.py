@@ -17,8 +17,6 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from ._guard.network import NetworkGuard
-from ._guard.requests import RequestGuard
 from .pytest_support import (
     ALLOW_MARKER,
     CALL_REPORT,
@@ -30,6 +28,8 @@ from .pytest_support import (
 )
 
 if TYPE_CHECKING:
+    from ._guard.network import NetworkGuard
+    from ._guard.requests import RequestGuard
     from ._tracing.capture import CapturedTraces
 
 ALLOW_NETWORK_MARKER = "agents_allow_network"
@@ -37,7 +37,7 @@ _OPTION = "agents_block_model_requests"
 _ALLOW_OPTION = "agents_allow_model_requests"
 _NETWORK_OPTION = "agents_block_network"
 _ALLOW_NETWORK_OPTION = "agents_allow_network"
-_GUARDS = pytest.StashKey[list[RequestGuard | NetworkGuard]]()
+_GUARDS = pytest.StashKey["list[RequestGuard | NetworkGuard]"]()
 _NETWORK_BLOCKED = pytest.StashKey[bool]()
 
 
@@ -148,6 +148,10 @@ def pytest_runtest_protocol(
     # after, so nothing carries over to the next test (or exists in another worker).
     # The request guard goes in last, so its silent drop of trace uploads wins over the
     # network block's refusal when both are on.
+    # Imported only when a block is on: most runs never need the guards.
+    from ._guard.network import NetworkGuard
+    from ._guard.requests import RequestGuard
+
     with ExitStack() as stack:
         guards: list[RequestGuard | NetworkGuard] = []
         if blocks_network:
@@ -185,7 +189,7 @@ def _fail_swallowed_requests(item: pytest.Item) -> Generator[None, object, objec
         # wrap it ("Connection error."), burying the host and the test in the chain.
         if _raised_from(error, _attempts(item)):
             for guard in item.stash.get(_GUARDS, []):
-                if isinstance(guard, RequestGuard):
+                if guard.kind == "requests":
                     guard.attempts.clear()
         raise
     attempts = _attempts(item)
@@ -244,7 +248,7 @@ def pytest_runtest_makereport(
             if guard.attempts:
                 title = (
                     "blocked model requests"
-                    if isinstance(guard, RequestGuard)
+                    if guard.kind == "requests"
                     else "blocked network access"
                 )
                 report.sections.append((title, "\n".join(map(str, guard.attempts))))

@@ -12,13 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
-from typing import ParamSpec, Protocol, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, Protocol, TypeVar
 
 import pytest
 
-from ._errors import UnconsumedStepsError
-from ._report_site import ReportSite, caller_site, raise_at
-from .compat import TracingState, capture_tracing_state
+if TYPE_CHECKING:
+    from ._errors import UnconsumedStepsError
+    from ._report_site import ReportSite
+    from .compat import TracingState
+
+# Every pytest run of a project that installs agents-testing loads the plugins, so what
+# they need only once a fixture is used is imported inside the functions below.
 
 __all__ = [
     "ALLOW_MARKER",
@@ -109,6 +113,8 @@ class ScriptedDoubles:
         if self.options.disable_tracing:
             from agents import set_tracing_disabled
 
+            from .compat import capture_tracing_state
+
             self._tracing = capture_tracing_state()
             set_tracing_disabled(True)
         return self
@@ -131,6 +137,8 @@ class ScriptedDoubles:
     def track(self, fixture: str, factory: Callable[P, D]) -> Callable[P, D]:
         """Wrap ``factory`` so each double it makes is remembered for the final check."""
 
+        from ._report_site import caller_site
+
         def make(*args: P.args, **kwargs: P.kwargs) -> D:
             double = factory(*args, **kwargs)
             self._calls[fixture] = self._calls.get(fixture, 0) + 1
@@ -150,6 +158,8 @@ class ScriptedDoubles:
         return [(entry.label, error) for entry, error in self._unconsumed()]
 
     def _unconsumed(self) -> list[tuple[_Made, UnconsumedStepsError]]:
+        from ._errors import UnconsumedStepsError
+
         found: list[tuple[_Made, UnconsumedStepsError]] = []
         for entry in self._made:
             try:
@@ -166,6 +176,8 @@ class ScriptedDoubles:
         if len(found) > 1:
             described = [(entry.label, error) for entry, error in found]
             self._item.add_report_section("teardown", _SECTION, _describe(described))
+        from ._report_site import raise_at
+
         # Raised afresh at the user's line that made the double: the frames of the
         # double's own check and of this plugin say nothing about the test.
         first, error = found[0]

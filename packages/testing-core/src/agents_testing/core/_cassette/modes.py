@@ -12,8 +12,6 @@ import os
 from collections.abc import Mapping
 from typing import Literal
 
-from .file import CassetteError
-
 __all__ = [
     "RECORD_MODES",
     "RecordMode",
@@ -65,6 +63,10 @@ def resolve_record_mode(
     """
     mode = _ALIASES.get("none" if requested is None else requested)
     if mode is None:
+        # Imported here: the pytest plugin reads the modes at start-up, before any
+        # cassette is used.
+        from .file import CassetteError
+
         raise CassetteError(
             f"Unknown record mode {requested!r}; use one of {', '.join(RECORD_MODES)}."
         )

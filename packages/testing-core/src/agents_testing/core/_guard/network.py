@@ -60,6 +60,9 @@ class NetworkGuard:
     loop, a fallback) can still be failed afterwards.
     """
 
+    #: What it blocks, for the plugin that reports its attempts.
+    kind = "network"
+
     def __init__(self, test: str) -> None:
         self.test = test
         self.attempts: list[NetworkBlocked] = []

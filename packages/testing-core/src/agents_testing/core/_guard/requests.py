@@ -51,6 +51,9 @@ class RequestGuard:
     SDK's exporter was given and did not upload.
     """
 
+    #: What it blocks, for the plugin that reports its attempts.
+    kind = "requests"
+
     def __init__(self, test: str) -> None:
         self.test = test
         self.attempts: list[ModelRequestBlocked] = []
