@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from ._detach.detach import detach, readonly
     from ._errors import (
         AgentsTestingError,
+        IncompatibleOpenAIClient,
         InvalidStepError,
         ModelRequestBlocked,
         NetworkBlocked,
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AgentsTestingError",
+    "IncompatibleOpenAIClient",
     "AllowedSecret",
     "AnyOrder",
     "CapturedTraces",
@@ -104,6 +106,7 @@ __getattr__, __dir__ = lazy_exports(
         "CassetteVersionError": "._cassette.file",
         "Entry": "._script.fifo",
         "GroupEntry": "._script.group",
+        "IncompatibleOpenAIClient": "._errors",
         "InvalidStepError": "._errors",
         "MissingBoundaryError": "._bridge.resolve",
         "ModelRequestBlocked": "._errors",

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 __all__ = [
     "AgentsTestingError",
+    "IncompatibleOpenAIClient",
     "InvalidStepError",
     "ModelRequestBlocked",
     "NetworkBlocked",
@@ -187,3 +188,26 @@ class UnsnapshottableValue(AgentsTestingError, TypeError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.path, self.value_type, self.problem))
+
+
+class IncompatibleOpenAIClient(AgentsTestingError, RuntimeError):
+    """The installed ``openai`` cannot make the SDK's own values on this SDK release.
+
+    openai 2.45 made a token-details field required that openai-agents 0.14 to 0.17 do
+    not fill in, so those releases cannot make a ``Usage`` (and no run works) with a newer
+    client. ``openai_version`` and ``agents_version`` are the installed releases; the
+    pydantic error is the ``__cause__``.
+    """
+
+    def __init__(self, openai_version: str, agents_version: str) -> None:
+        self.openai_version = openai_version
+        self.agents_version = agents_version
+        super().__init__(
+            f"openai {openai_version} cannot make the SDK's Usage on openai-agents "
+            f"{agents_version}: openai 2.45 made a token-details field required that "
+            "openai-agents 0.14 to 0.17 do not fill in, so no run can work. Pin openai<2.45 "
+            '(pip install "openai<2.45"), or upgrade openai-agents to 0.18 or later.'
+        )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.openai_version, self.agents_version))

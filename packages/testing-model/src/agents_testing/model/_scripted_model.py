@@ -45,6 +45,7 @@ from ._streaming.lifecycle import unstreamable_item as first_unstreamable
 from ._streaming.tools import TOOL_LIFECYCLE_TYPES
 from ._tool_check.check import check_stream_event, check_tool_calls
 from ._tracing.generation import NO_TRACE, GenerationTrace, start_generation
+from ._usage import one_request
 
 if TYPE_CHECKING:
     from agents.agent_output import AgentOutputSchemaBase
@@ -57,10 +58,6 @@ if TYPE_CHECKING:
 __all__ = ["ScriptedModel"]
 
 _HAS_RAW_USAGE = compat.model_response_has_raw_usage()
-
-# The usage of a call whose step leaves it to the model, until set_default_usage says
-# otherwise: one request, no tokens.
-_ONE_REQUEST = Usage(requests=1)
 
 
 class ScriptedModel(Model):
@@ -117,7 +114,7 @@ class ScriptedModel(Model):
         # None is the default: off for a model made directly, the test's setting for one
         # made by the scripted_model fixture.
         self._check_tool_calls = check_tool_calls is True
-        self._default_usage = _ONE_REQUEST
+        self._default_usage = one_request()
         if default_usage is not None:
             self._default_usage = _checked_default(default_usage, "default_usage")
         self._script: StepScript[QueuedStep] = StepScript(
@@ -154,7 +151,7 @@ class ScriptedModel(Model):
         default of one request with no tokens. The usage is copied now.
         """
         self._default_usage = (
-            _ONE_REQUEST if usage is None else _checked_default(usage, "set_default_usage(usage)")
+            one_request() if usage is None else _checked_default(usage, "set_default_usage(usage)")
         )
 
     # -- inspection ----------------------------------------------------------------

@@ -17,6 +17,8 @@ from agents.usage import Usage
 
 from agents_testing.core import AnyOrder, detach
 
+from ._usage import new_usage
+
 if TYPE_CHECKING:
     from ._call import ModelCall
 
@@ -94,7 +96,7 @@ class ModelStep:
     """
 
     output: Sequence[TResponseOutputItem] = dataclasses.field(default_factory=list)
-    usage: Usage | None = dataclasses.field(default_factory=Usage)
+    usage: Usage | None = dataclasses.field(default_factory=new_usage)
     response_id: str | None = DEFAULT_RESPONSE_ID
     request_id: str | None = None
     raw_usage: Mapping[str, Any] | None = None

@@ -13,7 +13,6 @@ from typing import Any
 
 from agents.items import ModelResponse
 from agents.retry import ModelRetryAdvice
-from agents.usage import Usage
 from pydantic import BaseModel
 
 from agents_testing.core import (
@@ -30,6 +29,7 @@ from .._call import answer_records
 from .._errors import InvalidModelStep, invalid_step
 from .._items.common import AUTO_CALL_ID
 from .._step import DEFAULT_RESPONSE_ID, SPEC_KEYS, ModelStep, QueuedStep
+from .._usage import zero_usage
 from .validation import (
     STREAM_EVENT_CLASSES,
     ValueProblem,
@@ -131,9 +131,6 @@ def normalize_entry(
     return entry
 
 
-_ZERO_USAGE = Usage()
-
-
 def _queued(step: ModelStep, index: int, extra_checks: bool) -> QueuedStep:
     try:
         checked = _checked(step, index, extra_checks)
@@ -153,7 +150,7 @@ def _queued(step: ModelStep, index: int, extra_checks: bool) -> QueuedStep:
         checked,
         index,
         # An all-zero usage is the step's way of saying "the model's default".
-        None if usage is None or usage == _ZERO_USAGE else usage,
+        None if usage is None or usage == zero_usage() else usage,
         ready,
         () if ready is None else answer_records(ready),
     )
@@ -404,7 +401,7 @@ def _is_set(step: ModelStep, name: str) -> bool:
     if name == "output":
         return bool(value)
     if name == "usage":
-        return value is not None and value != _ZERO_USAGE
+        return value is not None and value != zero_usage()
     if name == "response_id":
         return value is not None and value != DEFAULT_RESPONSE_ID
     return value is not None

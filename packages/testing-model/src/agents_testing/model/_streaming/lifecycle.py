@@ -13,6 +13,7 @@ type, and streaming builds many of them per call.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -189,20 +190,24 @@ class _Template:
         return made
 
 
-_RESPONSE = _Template(
-    Response(
-        id="",
-        object="response",
-        created_at=0.0,
-        model=SCRIPTED_MODEL_NAME,
-        output=[],
-        parallel_tool_calls=False,
-        tool_choice="auto",
-        tools=[],
-        status="in_progress",
-        usage=None,
+@functools.cache
+def _response_template() -> _Template:
+    # Made on the first streamed call, not at import: making a Response has pydantic
+    # build the schema of every openai response type.
+    return _Template(
+        Response(
+            id="",
+            object="response",
+            created_at=0.0,
+            model=SCRIPTED_MODEL_NAME,
+            output=[],
+            parallel_tool_calls=False,
+            tool_choice="auto",
+            tools=[],
+            status="in_progress",
+            usage=None,
+        )
     )
-)
 
 
 def _response(
@@ -213,7 +218,7 @@ def _response(
     request_id: str | None,
     raw_usage: dict[str, Any] | None = None,
 ) -> Response:
-    response: Response = _RESPONSE.make(
+    response: Response = _response_template().make(
         {"id": response_id, "output": output, "status": status, "usage": usage, "tools": []}
     )
     if request_id is not None:
