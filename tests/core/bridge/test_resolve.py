@@ -31,32 +31,33 @@ def _run(code: str, *, bridge: str | None = None) -> Any:
     return json.loads(done.stdout)
 
 
-ORIGINS = """
-import json, importlib
+# What one interpreter with the bridge on shows, in the order a user meets it: the union
+# loads no boundary until one of its names is asked for; then every bridged name, where it
+# comes from, and whether it is the package module itself. One process for all of it: each
+# fresh interpreter imports the whole SDK.
+BRIDGED = """
+import importlib, json, sys
+import agents.testing
+
+def loaded(prefix):
+    return any(name.startswith(prefix) for name in sys.modules)
+
+state = {"before": [loaded("agents_testing.model._"), loaded("agents_testing.sandbox._")]}
+from agents.testing import ScriptedModel
+state["after_model"] = [loaded("agents_testing.model._"), loaded("agents_testing.sandbox._")]
+state["listed"] = "scripted_sandbox_session" in dir(agents.testing)
+
 names = ["agents.testing", "agents.testing.model", "agents.testing.sandbox",
          "agents.realtime.testing", "agents.voice.testing", "agents.mcp.testing"]
-print(json.dumps({n: importlib.import_module(n).__spec__.origin for n in names}))
-"""
+state["origins"] = {n: importlib.import_module(n).__spec__.origin for n in names}
 
-
-def test_bridged_names_come_from_this_project() -> None:
-    origins = _run(ORIGINS)
-
-    for name, origin in origins.items():
-        assert Path(origin).resolve().is_relative_to(PACKAGES), (name, origin)
-
-
-def test_boundary_modules_are_the_package_modules_themselves() -> None:
-    same = _run(
-        """
-import json
 import agents.testing.model, agents_testing.model
 import agents.testing.sandbox, agents_testing.sandbox
 import agents.realtime.testing, agents_testing.realtime
 import agents.voice.testing, agents_testing.voice
 import agents.mcp.testing, agents_testing.mcp
 import agents.realtime, agents.voice
-print(json.dumps([
+state["same"] = [
     agents.mcp.testing is agents_testing.mcp,
     agents.testing.model is agents_testing.model,
     agents.testing.sandbox is agents_testing.sandbox,
@@ -64,30 +65,67 @@ print(json.dumps([
     agents.voice.testing is agents_testing.voice,
     agents_testing.realtime.__name__ == "agents_testing.realtime",
     agents_testing.realtime.__spec__.name == "agents_testing.realtime",
-]))
-"""
-    )
-    assert same == [True] * 7
+]
 
-
-def test_agents_testing_is_the_union_of_model_and_sandbox() -> None:
-    union = _run(
-        """
-import json
-import agents.testing, agents_testing.model, agents_testing.sandbox
 members = {**{n: getattr(agents_testing.sandbox, n) for n in agents_testing.sandbox.__all__},
            **{n: getattr(agents_testing.model, n) for n in agents_testing.model.__all__}}
-print(json.dumps({
+state["union"] = {
     "all": sorted(agents.testing.__all__),
     "expected": sorted(members),
     "identical": all(getattr(agents.testing, n) is obj for n, obj in members.items()),
     "top_level_clean": not any(hasattr(__import__("agents"), n) for n in members),
-}))
+}
+print(json.dumps(state))
 """
-    )
+
+# The same with the bridge off: no finder, and the SDK's own modules where it has them.
+UNBRIDGED = """
+import importlib, json, sys
+finders = [type(f).__name__ for f in sys.meta_path]
+origins = {}
+for name in ["agents.testing", "agents.realtime.testing", "agents.voice.testing"]:
+    try:
+        origins[name] = importlib.import_module(name).__spec__.origin
+    except ModuleNotFoundError:
+        origins[name] = None
+import agents_testing.model
+print(json.dumps({"finders": finders, "origins": origins}))
+"""
+
+
+@pytest.fixture(scope="module")
+def bridged() -> Any:
+    return _run(BRIDGED)
+
+
+@pytest.fixture(scope="module")
+def unbridged() -> Any:
+    return _run(UNBRIDGED, bridge="0")
+
+
+def test_bridged_names_come_from_this_project(bridged: Any) -> None:
+    for name, origin in bridged["origins"].items():
+        assert Path(origin).resolve().is_relative_to(PACKAGES), (name, origin)
+
+
+def test_boundary_modules_are_the_package_modules_themselves(bridged: Any) -> None:
+    assert bridged["same"] == [True] * 7
+
+
+def test_agents_testing_is_the_union_of_model_and_sandbox(bridged: Any) -> None:
+    union = bridged["union"]
+
     assert union["all"] == union["expected"]
     assert union["identical"] is True
     assert union["top_level_clean"] is True
+
+
+def test_agents_testing_imports_each_boundary_only_when_its_names_are_used(
+    bridged: Any,
+) -> None:
+    assert bridged["before"] == [False, False]
+    assert bridged["after_model"] == [True, False]
+    assert bridged["listed"] is True
 
 
 def test_finder_is_installed_at_start_up_without_importing_anything_heavy() -> None:
@@ -104,47 +142,24 @@ def test_finder_is_installed_at_start_up_without_importing_anything_heavy() -> N
     assert "importlib.metadata" not in on[1]
 
 
-def test_bridge_can_be_turned_off() -> None:
-    state = _run(
-        """
-import sys, json, importlib
-finders = [type(f).__name__ for f in sys.meta_path]
-try:
-    origin = importlib.import_module("agents.testing").__spec__.origin
-except ModuleNotFoundError:
-    origin = None
-import agents_testing.model
-print(json.dumps({"finders": finders, "origin": origin}))
-""",
-        bridge="0",
-    )
-
-    assert "BridgeFinder" not in state["finders"]
+def test_bridge_can_be_turned_off(unbridged: Any) -> None:
+    assert "BridgeFinder" not in unbridged["finders"]
+    origin = unbridged["origins"]["agents.testing"]
     if compat.has_builtin_testing():
-        assert not Path(state["origin"]).resolve().is_relative_to(PACKAGES)
-        assert Path(state["origin"]).parts[-3:] == ("agents", "testing", "__init__.py")
+        assert not Path(origin).resolve().is_relative_to(PACKAGES)
+        assert Path(origin).parts[-3:] == ("agents", "testing", "__init__.py")
     else:
-        assert state["origin"] is None
+        assert origin is None
 
 
 @pytest.mark.skipif(
     not compat.has_builtin_testing(),
     reason="the SDK ships its own testing modules from 0.21",
 )
-def test_bridge_takes_precedence_over_the_sdk_testing_modules() -> None:
-    origins = _run(ORIGINS)
-    builtin = _run(
-        """
-import json, importlib
-print(json.dumps({n: importlib.import_module(n).__spec__.origin
-                  for n in ["agents.testing", "agents.realtime.testing", "agents.voice.testing"]}))
-""",
-        bridge="0",
-    )
-
-    for name, sdk_origin in builtin.items():
+def test_bridge_takes_precedence_over_the_sdk_testing_modules(bridged: Any, unbridged: Any) -> None:
+    for name, sdk_origin in unbridged["origins"].items():
         assert not Path(sdk_origin).resolve().is_relative_to(PACKAGES)
-        assert Path(origins[name]).resolve().is_relative_to(PACKAGES)
+        assert Path(bridged["origins"][name]).resolve().is_relative_to(PACKAGES)
 
 
 def test_installing_twice_keeps_one_finder() -> None:
@@ -186,24 +201,6 @@ def test_start_up_names_match_the_boundary_table() -> None:
 
     served = {name for _, names in _bridge.BOUNDARIES.values() for name in names}
     assert served == bridge.BRIDGED_NAMES
-
-
-def test_agents_testing_imports_each_boundary_only_when_its_names_are_used() -> None:
-    state = _run(
-        """
-import json, sys
-import agents.testing
-def loaded(prefix):
-    return any(name.startswith(prefix) for name in sys.modules)
-before = [loaded("agents_testing.model._"), loaded("agents_testing.sandbox._")]
-from agents.testing import ScriptedModel
-after_model = [loaded("agents_testing.model._"), loaded("agents_testing.sandbox._")]
-listed = "scripted_sandbox_session" in dir(agents.testing)
-print(json.dumps([before, after_model, listed]))
-"""
-    )
-
-    assert state == [[False, False], [True, False], True]
 
 
 def test_finding_the_boundaries_reads_only_this_projects_entry_points(
