@@ -211,3 +211,9 @@ class IncompatibleOpenAIClient(AgentsTestingError, RuntimeError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.openai_version, self.agents_version))
+
+
+# Public names show agents_testing.core, however this module was first imported.
+from .lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -88,3 +88,9 @@ def callable_problem(value: object, role: str, argument: str) -> str | None:
     except TypeError:
         return f"'{role}' must accept one positional argument (the {argument})"
     return None
+
+
+# Public names show agents_testing.core, however this module was first imported.
+from .lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-__all__ = ["lazy_exports", "publish"]
+__all__ = ["lazy_exports", "publish", "publish_module"]
 
 
 def publish(package: str, objects: Iterable[object]) -> None:
@@ -37,6 +37,20 @@ def publish(package: str, objects: Iterable[object]) -> None:
                 value.__module__ = package
             except (AttributeError, TypeError):
                 continue  # a builtin or frozen object; it keeps its own module
+
+
+def publish_module(namespace: dict[str, Any]) -> None:
+    """Publish, as :func:`publish` does, what the private module of ``namespace`` (its
+    ``globals()``) defines that its package exports.
+
+    Called at the end of such a module, so that its classes show their public name
+    however the module was first imported: code of the same package imports its private
+    modules directly, never asking the package for a name.
+    """
+    parts = str(namespace["__name__"]).split(".")
+    package = ".".join(parts[:2])
+    exported = set(getattr(sys.modules.get(package), "__all__", ()))
+    publish(package, [value for name, value in namespace.items() if name in exported])
 
 
 def lazy_exports(

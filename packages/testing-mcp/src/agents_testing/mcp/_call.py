@@ -87,3 +87,9 @@ def copy_call(call: MCPCall) -> MCPCall:
     arguments = None if call.arguments is None else detach(dict(call.arguments))
     meta = None if call.meta is None else detach(dict(call.meta))
     return MCPCall(call.call_index, call.tool, readonly(arguments), readonly(meta))
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -253,3 +253,9 @@ class InvalidMCPArgument(MCPScriptError, TypeError):
         self.expected: str
         self.got: str
         self._keep(argument=argument, expected=expected, got=got)
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

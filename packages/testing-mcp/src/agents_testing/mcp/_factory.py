@@ -28,3 +28,9 @@ class ScriptedMCPServerFactory(Protocol):
         extra_checks: bool | None = None,
         **options: Any,
     ) -> ScriptedMCPServer: ...
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

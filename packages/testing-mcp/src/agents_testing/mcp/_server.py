@@ -512,3 +512,9 @@ def _argument(argument: str, expected: str, value: object) -> InvalidMCPArgument
 
 def _copy(tool: Tool) -> Tool:
     return tool.model_copy(deep=True)
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -35,3 +35,9 @@ class MCPStepSpec(TypedDict):
     responder: NotRequired[Responder]
     error: NotRequired[BaseException | type[BaseException]]
     match: NotRequired[Matcher]
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

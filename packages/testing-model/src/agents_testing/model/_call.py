@@ -387,3 +387,9 @@ def _text(content: object) -> str:
         for part in content
         if isinstance(part, Mapping) and isinstance(part.get("text"), str)
     )
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

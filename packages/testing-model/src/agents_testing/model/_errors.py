@@ -576,3 +576,9 @@ def unconsumed_provider_steps(
         )
     lines.append("Check why the workflow ended early, or remove the extra steps.")
     return UnconsumedProviderSteps("\n".join(lines), scripts=scripts, total_scripts=total_scripts)
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

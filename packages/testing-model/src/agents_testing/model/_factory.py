@@ -34,3 +34,9 @@ class ScriptedModelFactory(Protocol):
         check_tool_calls: bool | None = None,
         extra_checks: bool | None = None,
     ) -> ScriptedModel: ...
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -572,3 +572,9 @@ def _raw_usage_if_asked(step: ModelStep, settings: ModelSettings) -> dict[str, A
     if step.raw_usage is None or getattr(settings, "preserve_raw_usage", None) is not True:
         return None
     return dict(step.raw_usage)
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

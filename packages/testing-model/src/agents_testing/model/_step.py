@@ -175,3 +175,9 @@ def copy_step(step: ModelStep) -> ModelStep:
         ),
         retry_advice=None if step.retry_advice is None else detach(step.retry_advice),
     )
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

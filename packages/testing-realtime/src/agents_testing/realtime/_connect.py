@@ -145,3 +145,9 @@ def detached_call(call: RealtimeConnectCall) -> RealtimeConnectCall:
     if settings is not None:
         fresh["initial_model_settings"] = detach_settings(settings)
     return fresh
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -307,3 +307,9 @@ def already_connected(*, delivering: bool) -> RealtimeAlreadyConnected:
         "nothing was recorded. Close it first, or use a new ScriptedRealtimeModel for "
         "another session."
     )
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

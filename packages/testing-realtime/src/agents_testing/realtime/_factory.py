@@ -36,3 +36,9 @@ class ScriptedRealtimeModelFactory(Protocol):
         strict: bool = True,
         extra_checks: bool | None = None,
     ) -> ScriptedRealtimeModel: ...
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -386,3 +386,9 @@ class ScriptedRealtimeModel(RealtimeModel):
             step_index=None if pending is None else script.consumed,
             group_expects=tuple(held.expected() for held in group),
         )
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

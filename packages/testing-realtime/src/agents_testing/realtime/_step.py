@@ -186,3 +186,9 @@ class RealtimeStep:
         exception from a predicate or from comparing values propagates.
         """
         return matches(self._kind, self._expect, event)
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -37,3 +37,9 @@ def _restore(
     call_index: int, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> SandboxCall:
     return SandboxCall(call_index, method, args, MappingProxyType(kwargs))
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -425,3 +425,9 @@ def method_unavailable(method: str, needed_method: str | None) -> SandboxMethodU
         method=method,
         needed_method=needed_method,
     )
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -31,3 +31,9 @@ class ScriptedSandboxFactory(Protocol):
         manifest: Manifest | None = None,
         extra_checks: bool | None = None,
     ) -> ScriptedSandboxSession: ...
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

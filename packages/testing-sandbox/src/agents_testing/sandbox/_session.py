@@ -494,3 +494,9 @@ def _close(awaitable: object) -> None:
     close = getattr(awaitable, "close", None)
     if callable(close):
         close()  # never awaited: closing it avoids a "never awaited" warning
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

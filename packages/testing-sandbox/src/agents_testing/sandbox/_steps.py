@@ -93,3 +93,9 @@ class Step:
 def scriptable_methods() -> frozenset[str]:
     """Every method name a step may script on the installed SDK."""
     return frozenset(BASE_METHODS) | frozenset(compat.sandbox_optional_operations())
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -53,3 +53,9 @@ def _from_array(samples: np.ndarray[tuple[int, ...], np.dtype[np.generic]]) -> b
                 f"sample {index + 1} is {bad}, outside the int16 range [{_MIN}, {_MAX}]"
             )
     return flat.astype("<i2").tobytes()
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -269,3 +269,9 @@ def unconsumed(
         remaining_steps=count,
         pending_steps=pending,
     )
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

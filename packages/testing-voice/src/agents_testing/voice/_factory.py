@@ -59,3 +59,9 @@ class ScriptedVoiceWorkflowFactory(Protocol):
         start: WorkflowResultSpec | None = None,
         extra_checks: bool | None = None,
     ) -> ScriptedVoiceWorkflow: ...
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

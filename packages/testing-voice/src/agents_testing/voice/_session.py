@@ -132,3 +132,9 @@ def _close_error(value: object) -> ScriptedError:
             "close_error",
         )
     return error
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

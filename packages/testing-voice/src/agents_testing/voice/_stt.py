@@ -269,3 +269,9 @@ def _session(item: object, index: int) -> ScriptedTranscriptionSession | Scripte
         "or an exception, got " + describe(item),
         "sessions",
     )
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

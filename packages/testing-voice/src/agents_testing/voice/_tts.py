@@ -331,3 +331,9 @@ def _result(item: object, index: int) -> TTSResult | ScriptedError:
         "got " + describe(item),
         "results",
     )
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

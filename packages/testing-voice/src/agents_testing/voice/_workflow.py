@@ -174,3 +174,9 @@ def _result(item: object, index: int, what: str, argument: str) -> tuple[str, ..
             argument,
         )
     return parts
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -463,3 +463,9 @@ def parent_spec(fullname: str, child: str) -> ModuleSpec | None:
     spec.origin = sdk.origin
     spec.submodule_search_locations = sdk.submodule_search_locations
     return spec
+
+
+# Public names show agents_testing.core, however this module was first imported.
+from ..lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

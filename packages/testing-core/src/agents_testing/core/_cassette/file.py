@@ -279,3 +279,9 @@ def read_cassette(path: str | os.PathLike[str], boundary: str) -> list[dict[str,
     except OSError as error:
         raise CassetteFormatError(name, f"it cannot be opened ({error}).") from None
     return load_cassette(text, boundary, name)
+
+
+# Public names show agents_testing.core, however this module was first imported.
+from ..lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -98,3 +98,9 @@ def records(mode: RecordMode, exists: bool) -> bool:
 def keeps_recorded(mode: RecordMode) -> bool:
     """Whether recording in ``mode`` answers the calls that still match from the old cassette."""
     return mode == "new_episodes"
+
+
+# Public names show agents_testing.core, however this module was first imported.
+from ..lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

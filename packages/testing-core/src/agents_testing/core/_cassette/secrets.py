@@ -236,3 +236,9 @@ def scan_for_secrets(
 
     walk(value, root)
     return findings
+
+
+# Public names show agents_testing.core, however this module was first imported.
+from ..lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

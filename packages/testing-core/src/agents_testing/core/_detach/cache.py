@@ -366,3 +366,9 @@ class SnapshotCache:
             self._recent.remove(recent)
         self._recent.insert(0, _Recent(snapshots, flat))
         del self._recent[self.RECENT_SEQUENCES :]
+
+
+# Public names show agents_testing.core, however this module was first imported.
+from ..lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

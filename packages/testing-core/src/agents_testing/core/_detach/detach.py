@@ -387,3 +387,9 @@ def _live_classes() -> tuple[type, ...]:
             if isinstance(origin, type):
                 found.append(origin)
     return tuple(found)
+
+
+# Public names show agents_testing.core, however this module was first imported.
+from ..lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

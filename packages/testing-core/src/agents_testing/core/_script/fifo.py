@@ -141,3 +141,9 @@ class StepScript(Generic[S]):
 
 def _entry(step: S | Entry[S]) -> Entry[S]:
     return step if isinstance(step, Entry) else Entry(step)
+
+
+# Public names show agents_testing.core, however this module was first imported.
+from ..lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -133,3 +133,9 @@ class GroupEntry(Entry[S]):
 
     def pending(self) -> tuple[S, ...]:
         return tuple(self._left)
+
+
+# Public names show agents_testing.core, however this module was first imported.
+from ..lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

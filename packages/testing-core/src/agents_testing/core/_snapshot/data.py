@@ -361,3 +361,9 @@ def _why_not(value: object) -> str:
     if callable(value):
         return f"a callable ({type(value).__name__}) is not data"
     return f"a {type(value).__qualname__} is not data it knows"
+
+
+# Public names show agents_testing.core, however this module was first imported.
+from ..lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

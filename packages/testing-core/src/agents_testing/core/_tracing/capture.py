@@ -182,3 +182,9 @@ def _pruned(node: dict[str, Any]) -> dict[str, Any]:
     if children:
         node["children"] = children
     return node
+
+
+# Public names show agents_testing.core, however this module was first imported.
+from ..lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -131,3 +131,9 @@ class MCPCassette:
         ``ScriptedMCPServer(steps, **cassette.definitions())``."""
         replay = Replay(str(self.path), read_cassette(self.path, BOUNDARY), self.scrubbers)
         return replay.parse()[2]
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

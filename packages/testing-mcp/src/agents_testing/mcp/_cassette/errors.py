@@ -40,3 +40,9 @@ class ReplayedMCPError(Exception):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.error_type, self.message))
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

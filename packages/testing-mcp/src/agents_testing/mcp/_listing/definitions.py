@@ -308,3 +308,9 @@ def read_resource_templates(value: object) -> tuple[Any, ...]:
         _model(ResourceTemplate, f"resource_templates[{index}]", item, "resource template")
         for index, item in enumerate(_sequence("resource_templates", value))
     )
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -159,3 +159,9 @@ def mcp_error(message: str, *, code: int = INTERNAL_ERROR, data: Any = None) -> 
             got=type(code).__name__,
         )
     return protocol_error(code, message, data)
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -315,3 +315,9 @@ def _expand(calls: list[dict[str, Any]], where: str) -> list[dict[str, Any]]:
         result.append(call)
         previous = items
     return result
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -102,3 +102,9 @@ def _model_name(real: object) -> str | None:
         name = getattr(real, "model", None)
         return name if isinstance(name, str) else None
     return None
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

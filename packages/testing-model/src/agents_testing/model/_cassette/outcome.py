@@ -357,3 +357,9 @@ def _completed(events: Sequence[Any]) -> tuple[list[Any], Usage | None, str | No
 def _count(usage: object, name: str) -> int:
     value = getattr(usage, name, 0)
     return value if isinstance(value, int) else 0
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

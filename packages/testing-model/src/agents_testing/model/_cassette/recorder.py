@@ -369,3 +369,9 @@ class LazyModel(Model):
         if "_factory" not in self.__dict__:
             raise AttributeError(name)
         return getattr(self.real, name)
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

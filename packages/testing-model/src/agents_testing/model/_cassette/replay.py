@@ -252,3 +252,9 @@ class _NamedModel(Model):
         if "_model" not in self.__dict__:
             raise AttributeError(name)
         return getattr(self.__dict__["_model"], name)
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -156,3 +156,9 @@ def tool_search_call(
         "status": status,
     }
     return build_item("tool_search_call", ResponseToolSearchCall, fields, {"status": "status"})
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -224,3 +224,9 @@ def mcp_approval_request(
         "arguments": encoded,
     }
     return build_item("mcp_approval_request", McpApprovalRequest, fields, {})
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -182,3 +182,9 @@ def apply_patch_call(
         "status": "completed",
     }
     return build_item("apply_patch_call", ResponseApplyPatchToolCall, fields, {})
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -175,3 +175,9 @@ def reasoning(
         summary=[{"type": "summary_text", "text": text} for text in summary],  # type: ignore[misc]
         **fields,
     )
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -440,3 +440,9 @@ def _model(argument: str, owner: str, script: object, options: dict[str, Any]) -
         raise invalid_step(
             error.reason, error.input_index, f"{error.detail} (in the script for {owner})"
         ) from None
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

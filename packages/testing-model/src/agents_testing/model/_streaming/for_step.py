@@ -51,3 +51,9 @@ def _stream_events_for_step(
         step.request_id,
         raw_usage,
     )
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -152,3 +152,9 @@ def _checked_steps(steps: object, argument: str) -> tuple[TrajectoryStep, ...]:
                 f"{argument}[{index}]", "a step made by tool_call() or handoff_to()", describe(step)
             )
     return tuple(steps)
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -100,3 +100,9 @@ def _json_problem(value: Any, path: str) -> str | None:
     if isinstance(value, (set, frozenset, bytes, bytearray)) or type(value).__eq__ is _OBJECT_EQ:
         return f"{path} holds {describe(value)}, which is not JSON data and not a matcher"
     return None
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

@@ -126,3 +126,9 @@ def plain(value: Any) -> Any:
         except Exception:
             pass  # fall back to the repr below
     return safe_repr(value)
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

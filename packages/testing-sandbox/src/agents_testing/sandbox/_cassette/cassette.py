@@ -404,3 +404,9 @@ def _error(data: Mapping[str, Any]) -> BaseException:
         except Exception:
             pass
     return ReplayedSandboxError(name, message)
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())

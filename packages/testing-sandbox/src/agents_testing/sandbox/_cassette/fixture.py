@@ -60,3 +60,9 @@ class SandboxCassetteFixture:
             live = await live
         self.recording = True
         return self.cassette.record(live)
+
+
+# Public names show the package, however this module was first imported.
+from agents_testing.core.lazy import publish_module as _publish_module  # noqa: E402
+
+_publish_module(globals())
