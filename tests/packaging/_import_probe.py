@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import inspect
 import io
 import json
 import pkgutil
@@ -127,6 +128,7 @@ ours = sorted(
 ours.sort(key=lambda name: name.rpartition(".")[2] in PYTEST_MODULES)
 stdlib = set(sys.stdlib_module_names)
 costs: dict[str, dict[str, list[str]]] = {}
+unpublished: list[str] = []
 for name in ours:
     before = set(sys.modules)
     del events[:]
@@ -139,9 +141,21 @@ for name in ours:
     )
     if events or foreign:
         costs[name] = {"events": sorted(set(events)), "imports": foreign}
+    # Imported directly, as code of the same package imports it: its public names must
+    # already show the package, not this private module.
+    package = sys.modules[".".join(name.split(".")[:2])]
+    module = sys.modules[name]
+    unpublished.extend(
+        f"{name}.{export}"
+        for export, value in vars(module).items()
+        if export in getattr(package, "__all__", ())
+        and (inspect.isclass(value) or inspect.isfunction(value))
+        and value.__module__ == name
+    )
 for name, imported in pytest_users.items():
     costs.setdefault(name, {"events": [], "imports": []})["imports"].extend(sorted(imported))
 report["costs"] = costs
+report["unpublished"] = unpublished
 report["modules"] = ours
 
 _patch(

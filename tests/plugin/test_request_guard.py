@@ -468,42 +468,44 @@ async def test_default_voice_models():
         pass
 """
 
-PROVIDER_CONFTEST_WITH_DEFAULT_CLIENT = (
+# Each test runs in three environments: no key, a key, and a default client of the
+# test's own (set through the SDK, as an application does).
+ENVIRONMENTS_CONFTEST = (
     PROVIDER_CONFTEST
     + """
 from agents import set_default_openai_client
 from agents.models import _openai_shared
 
 
-@pytest.fixture(autouse=True)
-def default_client(client):
-    set_default_openai_client(client, use_for_tracing=False)
+@pytest.fixture(autouse=True, params=["no key", "a key", "a default client"])
+def environment(request, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    if request.param == "a key":
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    if request.param == "a default client":
+        set_default_openai_client(request.getfixturevalue("client"), use_for_tracing=False)
     yield
     _openai_shared.set_default_openai_client(None)
 """
 )
 
 
-@pytest.mark.parametrize("environment", ["no key", "a key", "a default client"])
-def test_the_guard_answers_first_whatever_the_environment(
-    guarded: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, environment: str
-) -> None:
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    if environment == "a key":
-        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    if environment == "a default client":
-        guarded.makepyfile(conftest=PROVIDER_CONFTEST_WITH_DEFAULT_CLIENT)
-    guarded.makepyfile(test_guarded=NAMED_MODEL_TESTS)
+def test_the_guard_answers_first_whatever_the_environment(guarded: pytest.Pytester) -> None:
+    guarded.makepyfile(conftest=ENVIRONMENTS_CONFTEST, test_guarded=NAMED_MODEL_TESTS)
 
     # A separate process: a failing voice pipeline on SDK 0.14 leaves a task behind.
     result = guarded.runpytest_subprocess("--agents-block-model-requests")
 
-    result.assert_outcomes(failed=2)
+    result.assert_outcomes(failed=6)
     result.stdout.fnmatch_lines_random(
         [
-            "*test_named_model: OpenAIResponsesModel.get_response() would send a request*",
-            "*test_default_voice_models: OpenAISTTModel.transcribe() would send a request*",
+            f"*test_{test}[[]{environment}[]]: {blocked} would send a request*"
+            for environment in ("no key", "a key", "a default client")
+            for test, blocked in (
+                ("named_model", "OpenAIResponsesModel.get_response()"),
+                ("default_voice_models", "OpenAISTTModel.transcribe()"),
+            )
         ]
     )
     result.stdout.no_fnmatch_line("*Missing credentials*")
@@ -659,6 +661,12 @@ async def test_any_llm():
 @pytest.mark.parametrize("name", ["litellm/openai/gpt-4.1", "any-llm/openai/gpt-4.1"])
 async def test_prefixed_model_name(name):
     await Runner.run(Agent(name="a", model=name), "hi", run_config=CONFIG)
+
+
+@pytest.mark.asyncio
+@pytest.mark.agents_allow_model_requests
+async def test_any_llm_allowed():
+    await Runner.run(Agent(name="a", model=AnyLLMModel("openai/gpt-4.1")), "hi", run_config=CONFIG)
 """
 
 
@@ -672,7 +680,7 @@ def test_litellm_and_any_llm_models_are_refused_before_their_packages_are_asked(
     # A separate process: the stand-in packages must not stay imported in this one.
     result = project.runpytest_subprocess("--agents-block-model-requests")
 
-    result.assert_outcomes(failed=6)
+    result.assert_outcomes(failed=7)
     result.stdout.fnmatch_lines_random(
         [
             "*test_litellm_imported_during_the_test: LitellmModel.get_response() would send*",
@@ -683,12 +691,14 @@ def test_litellm_and_any_llm_models_are_refused_before_their_packages_are_asked(
             "*test_prefixed_model_name?any-llm/openai/gpt-4.1?: AnyLLMModel.get_response()*",
         ]
     )
-    result.stdout.no_fnmatch_line("*package was asked to send a request*")
-
-    unguarded = project.runpytest_subprocess("-k", "test_any_llm")
-
-    unguarded.assert_outcomes(failed=1)
-    unguarded.stdout.fnmatch_lines(["*the any-llm package was asked to send a request*"])
+    # Only where the guard is lifted does the request reach the package.
+    result.stdout.fnmatch_lines(["FAILED test_optional.py::test_any_llm_allowed - AssertionError*"])
+    reached = [
+        line
+        for line in result.stdout.lines
+        if line.startswith("E ") and "package was asked to send a request" in line
+    ]
+    assert reached == ["E       AssertionError: the any-llm package was asked to send a request"]
 
 
 NAMED_OPTIONAL_TESTS = """
