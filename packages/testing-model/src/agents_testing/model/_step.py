@@ -17,7 +17,7 @@ from agents.usage import Usage
 
 from agents_testing.core import AnyOrder, detach
 
-from ._usage import new_usage
+from ._default_usage import new_usage
 
 if TYPE_CHECKING:
     from ._call import ModelCall

@@ -29,7 +29,7 @@ from .._call import answer_records
 from .._errors import InvalidModelStep, invalid_step
 from .._items.common import AUTO_CALL_ID
 from .._step import DEFAULT_RESPONSE_ID, SPEC_KEYS, ModelStep, QueuedStep
-from .._usage import zero_usage
+from .._default_usage import zero_usage
 from .validation import (
     STREAM_EVENT_CLASSES,
     ValueProblem,
