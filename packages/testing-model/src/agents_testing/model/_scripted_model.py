@@ -23,6 +23,7 @@ from agents_testing.core import (
 )
 
 from ._call import ModelCall
+from ._default_usage import one_request
 from ._errors import (
     invalid_argument,
     invalid_step,
@@ -45,7 +46,6 @@ from ._streaming.lifecycle import unstreamable_item as first_unstreamable
 from ._streaming.tools import TOOL_LIFECYCLE_TYPES
 from ._tool_check.check import check_stream_event, check_tool_calls
 from ._tracing.generation import NO_TRACE, GenerationTrace, start_generation
-from ._default_usage import one_request
 
 if TYPE_CHECKING:
     from agents.agent_output import AgentOutputSchemaBase

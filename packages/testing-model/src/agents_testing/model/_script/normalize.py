@@ -26,10 +26,10 @@ from agents_testing.core import (
 )
 
 from .._call import answer_records
+from .._default_usage import zero_usage
 from .._errors import InvalidModelStep, invalid_step
 from .._items.common import AUTO_CALL_ID
 from .._step import DEFAULT_RESPONSE_ID, SPEC_KEYS, ModelStep, QueuedStep
-from .._default_usage import zero_usage
 from .validation import (
     STREAM_EVENT_CLASSES,
     ValueProblem,
