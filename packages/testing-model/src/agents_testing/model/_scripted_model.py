@@ -10,54 +10,27 @@ from typing import TYPE_CHECKING, Any
 
 from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
 from agents.models.interface import Model, ModelTracing
-from agents.usage import Usage
-from openai.types.responses import ResponseCompletedEvent
 from pydantic import BaseModel
 
-from agents_testing.core import (
-    Entry,
-    SnapshotCache,
-    StepScript,
-    compat,
-    detach,
-)
-
-from ._call import ModelCall
-from ._default_usage import one_request
-from ._errors import (
-    invalid_argument,
-    invalid_step,
-    matcher_rejected,
-    unconsumed_steps,
-    unexpected_call,
-    unstreamable_item,
-)
-from ._items.call_ids import CallIdAllocator
-from ._script.normalize import normalize_entry, responder_signature_known
-from ._script.resolve import resolve_step, strict_events
-from ._script.validation import ValueProblem, apply_patch_item, checked_usage, describe
-from ._step import ModelStep, QueuedStep, StepInput, copy_step
-from ._streaming.lifecycle import (
-    SCRIPTED_MODEL_NAME,
-    copy_usage,
-    lifecycle_events,
-)
-from ._streaming.lifecycle import unstreamable_item as first_unstreamable
-from ._streaming.tools import TOOL_LIFECYCLE_TYPES
-from ._tool_check.check import check_stream_event, check_tool_calls
-from ._tracing.generation import NO_TRACE, GenerationTrace, start_generation
-
+# Only the class is made at import: the modules it works with are imported where they are
+# first needed (for the most part when a model is made or first called), so that
+# `from agents.testing import ScriptedModel` costs no more than the SDK's own.
 if TYPE_CHECKING:
     from agents.agent_output import AgentOutputSchemaBase
     from agents.handoffs import Handoff
     from agents.model_settings import ModelSettings
     from agents.retry import ModelRetryAdvice, ModelRetryAdviceRequest
     from agents.tool import Tool
+    from agents.usage import Usage
     from openai.types.responses.response_prompt_param import ResponsePromptParam
 
-__all__ = ["ScriptedModel"]
+    from agents_testing.core import Entry, StepScript
 
-_HAS_RAW_USAGE = compat.model_response_has_raw_usage()
+    from ._call import ModelCall
+    from ._step import ModelStep, QueuedStep, StepInput
+    from ._tracing.generation import GenerationTrace
+
+__all__ = ["ScriptedModel"]
 
 
 class ScriptedModel(Model):
@@ -99,6 +72,13 @@ class ScriptedModel(Model):
         check_tool_calls: bool | None = None,
         extra_checks: bool = False,
     ) -> None:
+        from agents_testing.core import SnapshotCache, StepScript, compat
+
+        from ._default_usage import one_request
+        from ._errors import invalid_argument
+        from ._items.call_ids import CallIdAllocator
+        from ._script.validation import describe
+
         for name, value in (
             ("emit_traces", emit_traces),
             ("stream_all_items", stream_all_items),
@@ -122,6 +102,7 @@ class ScriptedModel(Model):
         )
         self._calls: list[ModelCall] = []
         self._cache = SnapshotCache()
+        self._has_raw_usage = compat.model_response_has_raw_usage()
         self._emit_traces = emit_traces
         # The last scripted error with its advice, and the scripted error being raised.
         self._advice: tuple[BaseException, ModelRetryAdvice] | None = None
@@ -131,6 +112,9 @@ class ScriptedModel(Model):
 
     def enqueue(self, step: StepInput) -> None:
         """Validate one step or ``any_order`` group (input index 0) and queue it at the end."""
+        from ._script.normalize import normalize_entry
+        from ._step import QueuedStep
+
         entry = self._noted([normalize_entry(step, 0, extra_checks=self._extra_checks)])[0]
         if isinstance(entry, QueuedStep):
             self._script.append(entry)
@@ -150,6 +134,8 @@ class ScriptedModel(Model):
         Such a step has no usage, or the all-zero ``Usage()``; ``None`` restores the
         default of one request with no tokens. The usage is copied now.
         """
+        from ._default_usage import one_request
+
         self._default_usage = (
             one_request() if usage is None else _checked_default(usage, "set_default_usage(usage)")
         )
@@ -187,10 +173,15 @@ class ScriptedModel(Model):
         Changing a returned step changes nothing queued; responders, matchers and error
         objects are the ones the test scripted.
         """
+        from ._step import copy_step
+
         return tuple(copy_step(queued.step) for queued in self._script)
 
     def assert_complete(self) -> None:
         """Raise :class:`UnconsumedModelSteps` if any scripted step was never used."""
+        from ._errors import unconsumed_steps
+        from ._step import copy_step
+
         self._script.assert_complete(
             lambda pending: unconsumed_steps(
                 tuple(copy_step(queued.step) for queued in pending), self._script.consumed
@@ -237,6 +228,8 @@ class ScriptedModel(Model):
                     raise self._failure(step)
                 output = self._output(queued, input)
                 if self._check_tool_calls:
+                    from ._tool_check.check import check_tool_calls
+
                     check_tool_calls(call, index, output)
                 usage = self._usage(queued)
                 values: dict[str, Any] = {
@@ -245,9 +238,11 @@ class ScriptedModel(Model):
                     "response_id": step.response_id,
                     "request_id": step.request_id,
                 }
-                if _HAS_RAW_USAGE:
+                if self._has_raw_usage:
                     raw_usage = _raw_usage_if_asked(step, model_settings)
                     if raw_usage is not None:
+                        from agents_testing.core import detach
+
                         values["raw_usage"] = detach(raw_usage)
                 if queued.ready is None:
                     # Dict items are validated into items here, as the SDK's double does.
@@ -273,6 +268,8 @@ class ScriptedModel(Model):
         """
         known = self._advice
         if known is not None and known[0] is request.error:
+            from agents_testing.core import detach
+
             return detach(known[1])
         return None
 
@@ -313,6 +310,11 @@ class ScriptedModel(Model):
                 if step.error is not None:
                     raise self._failure(step)
             if step.stream_events is not None:
+                from openai.types.responses import ResponseCompletedEvent
+
+                from ._script.resolve import strict_events
+                from ._tool_check.check import check_stream_event
+
                 async with aclosing(strict_events(step, call, queued.input_index, trace)) as events:
                     async for event in events:
                         if self._check_tool_calls:
@@ -323,9 +325,13 @@ class ScriptedModel(Model):
                         yield event
                 return
             with trace.current():
+                from ._streaming.lifecycle import lifecycle_events
+
                 output = self._output(queued, input)
                 self._check_streamable(output, queued.input_index)
                 if self._check_tool_calls:
+                    from ._tool_check.check import check_tool_calls
+
                     check_tool_calls(call, index, output)
                 if queued.ready is None:
                     call._answered(output)
@@ -369,6 +375,8 @@ class ScriptedModel(Model):
         *,
         streamed: bool,
     ) -> tuple[ModelCall, int]:
+        from ._call import ModelCall
+
         # A value that cannot be copied raises here, before anything is recorded.
         call = ModelCall._record(
             self._cache,
@@ -396,6 +404,8 @@ class ScriptedModel(Model):
         self._admit(call)
         head = self._script.peek()
         if head is None:
+            from ._errors import unexpected_call
+
             raise unexpected_call(call, index)
         if head.step.match is None and not self._script.in_group():
             self._script.take()
@@ -407,6 +417,9 @@ class ScriptedModel(Model):
             if _accepts(queued, call):
                 self._script.take_candidate(queued)
                 return queued
+        from ._errors import matcher_rejected
+        from ._step import copy_step
+
         raise matcher_rejected(
             call,
             index,
@@ -416,6 +429,8 @@ class ScriptedModel(Model):
         )
 
     async def _resolve(self, call: ModelCall, queued: QueuedStep) -> QueuedStep:
+        from ._script.resolve import resolve_step
+
         resolved = await resolve_step(call, queued, extra_checks=self._extra_checks)
         # Explicit call ids of a responder's answer are taken from now on too.
         self._call_ids.note(resolved.step.output)
@@ -441,6 +456,8 @@ class ScriptedModel(Model):
     def _noted(
         self, entries: list[QueuedStep | Entry[QueuedStep]]
     ) -> list[QueuedStep | Entry[QueuedStep]]:
+        from ._step import QueuedStep
+
         # Explicit call ids anywhere in the script, group members included, are taken.
         for entry in entries:
             members = (entry,) if isinstance(entry, QueuedStep) else entry.pending()
@@ -455,6 +472,8 @@ class ScriptedModel(Model):
             return list(queued.ready)
         items: Sequence[Any] = queued.step.output
         if any(isinstance(item, dict) for item in items):
+            from ._script.validation import apply_patch_item
+
             items = [
                 apply_patch_item(item)
                 if isinstance(item, dict) and item.get("type") == "apply_patch_call"
@@ -467,9 +486,15 @@ class ScriptedModel(Model):
         # A queued step answers once, so its own (private) usage snapshot can go out.
         if queued.usage is not None:
             return queued.usage
+        from ._streaming.lifecycle import copy_usage
+
         return copy_usage(self._default_usage)
 
     def _check_streamable(self, output: Sequence[Any], input_index: int) -> None:
+        from ._errors import unstreamable_item
+        from ._streaming.lifecycle import unstreamable_item as first_unstreamable
+        from ._streaming.tools import TOOL_LIFECYCLE_TYPES
+
         bad = first_unstreamable(output, all_items=self._stream_all_items)
         if bad is None:
             return
@@ -483,6 +508,9 @@ class ScriptedModel(Model):
         raise unstreamable_item(class_name, position, input_index, hint)
 
     def _trace(self, call: ModelCall) -> GenerationTrace:
+        from ._streaming.lifecycle import SCRIPTED_MODEL_NAME
+        from ._tracing.generation import NO_TRACE, start_generation
+
         if not self._emit_traces:
             return NO_TRACE
         return start_generation(
@@ -510,6 +538,9 @@ def _validated_response(values: dict[str, Any]) -> ModelResponse:
 
 
 def _checked_default(usage: object, argument: str) -> Usage:
+    from ._errors import invalid_argument
+    from ._script.validation import ValueProblem, checked_usage
+
     try:
         return checked_usage(usage, argument)
     except ValueProblem as problem:
@@ -519,6 +550,10 @@ def _checked_default(usage: object, argument: str) -> Usage:
 def _normalize_all(
     steps: Iterable[StepInput], extra_checks: bool
 ) -> list[QueuedStep | Entry[QueuedStep]]:
+    from ._errors import invalid_step
+    from ._script.normalize import normalize_entry
+    from ._script.validation import describe
+
     if isinstance(steps, (str, bytes, bytearray, dict)) or not isinstance(steps, Iterable):
         raise invalid_step(
             "invalid_input",
@@ -542,6 +577,9 @@ def _accepts(queued: QueuedStep, call: ModelCall) -> bool:
     match = queued.step.match
     if match is None:
         return True
+    from ._errors import invalid_step
+    from ._script.normalize import responder_signature_known
+
     try:
         verdict = match(call)
     except TypeError as error:
