@@ -290,6 +290,39 @@ def test_snapshot_sequence_shares_unchanged_items_across_calls() -> None:
     assert third[1] is second[1]
 
 
+class _SmallCache(SnapshotCache):
+    MAX_VALUES = 8
+
+
+def test_the_snapshot_cache_remembers_only_the_most_recent_values() -> None:
+    cache = _SmallCache()
+    values = [{"n": n} for n in range(40)]
+    first = [cache.snapshot(value) for value in values]
+
+    assert len(cache) <= _SmallCache.MAX_VALUES
+    # The most recent value shares its snapshot; a forgotten one gets a fresh, equal one.
+    assert cache.snapshot(values[-1]) is first[-1]
+    again = cache.snapshot(values[0])
+    assert again == {"n": 0}
+    assert again is not first[0]
+    assert len(cache) <= _SmallCache.MAX_VALUES
+
+
+def test_a_long_conversation_keeps_the_cache_bounded_and_the_history_exact() -> None:
+    cache = _SmallCache()
+    conversation: list[dict[str, object]] = []
+    snapshots: list[tuple[Any, ...]] = []
+    for turn in range(30):
+        conversation.append({"role": "user", "content": f"turn {turn}"})
+        # The runner rebuilds each item dict on every turn.
+        snapshots.append(cache.snapshot_sequence([dict(item) for item in conversation]))
+
+    assert len(cache) <= _SmallCache.MAX_VALUES
+    assert [len(snapshot) for snapshot in snapshots] == list(range(1, 31))
+    assert list(snapshots[-1]) == conversation
+    assert snapshots[-1][0] is snapshots[0][0]  # still shared along the conversation
+
+
 def test_snapshot_sequence_names_the_position_of_an_uncopyable_item() -> None:
     cache = SnapshotCache()
     cache.snapshot_sequence([{"role": "user"}])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import itertools
 from collections.abc import Iterable, Sequence
 from itertools import chain
 from math import copysign
@@ -237,16 +238,27 @@ class SnapshotCache:
     included (:func:`same_value`); a changed item gets a fresh snapshot. Snapshots
     handed out by the cache are private: callers must :func:`detach` them again before
     giving them to a user.
+
+    The cache is bounded: it remembers the snapshots of at most :attr:`MAX_VALUES`
+    values (the most recent ones) and of :attr:`RECENT_SEQUENCES` sequences, so a
+    double used for thousands of calls keeps no more than its recorded history. A value
+    it has forgotten is simply snapshotted afresh. ``len(cache)`` is how many values it
+    remembers.
     """
 
     __slots__ = ("_by_id", "_recent")
 
     #: How many recently snapshotted sequences :meth:`snapshot_sequence` compares with.
     RECENT_SEQUENCES = 8
+    #: How many values (by object) the cache remembers; the oldest are forgotten first.
+    MAX_VALUES = 4096
 
     def __init__(self) -> None:
         self._by_id: dict[int, Any] = {}
         self._recent: list[_Recent] = []
+
+    def __len__(self) -> int:
+        return len(self._by_id)
 
     def snapshot(self, value: T, *, name: str = "value", wrap_errors: bool = True) -> T:
         """A private snapshot of ``value``, shared with earlier calls that passed the same.
@@ -261,8 +273,18 @@ class SnapshotCache:
         if known is not None and same_value(known, value):
             return known  # type: ignore[no-any-return]
         fresh = detach(value, name=name, wrap_errors=wrap_errors)
+        self._by_id.pop(key, None)  # re-inserted as the most recent
         self._by_id[key] = fresh
+        self._bound()
         return fresh
+
+    def _bound(self) -> None:
+        """Forget the oldest values beyond :attr:`MAX_VALUES` (a quarter of them at once)."""
+        excess = len(self._by_id) - self.MAX_VALUES
+        if excess > 0:
+            by_id = self._by_id
+            for key in list(itertools.islice(by_id, excess + self.MAX_VALUES // 4)):
+                del by_id[key]
 
     def snapshot_like(
         self, value: T, previous: T | None, *, name: str = "value", wrap_errors: bool = True
@@ -339,7 +361,10 @@ class SnapshotCache:
             tail = items[count:]
             copies = tuple(map(dict.copy, tail))
             # Registered as snapshot() would, so no stale entry for a reused id remains.
+            for key in map(id, tail):
+                self._by_id.pop(key, None)
             self._by_id.update(zip(map(id, tail), copies, strict=True))
+            self._bound()
             snapshots = previous + copies
         else:
             tail = tuple(
