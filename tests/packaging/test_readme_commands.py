@@ -85,6 +85,8 @@ def test_the_readme_marks_the_blocks_this_file_runs() -> None:
     assert set(_blocks()) == {
         "install-from-clone",
         "install-from-wheels",
+        "uv-project-from-clone",
+        "uv-project-from-wheels",
         "main-command",
         "developing",
     }
@@ -135,3 +137,29 @@ def test_an_install_before_pypi_runs_the_readme_tests(fresh_clone: Path, block: 
     )
     out = _bash(".venv/bin/python -m pytest -p no:cacheprovider -q", project)
     assert "2 passed" in out, out
+
+
+# The ini section the README shows for pytest-asyncio, and a check that it is shown.
+PYTEST_SECTION = '[tool.pytest.ini_options]\nasyncio_default_fixture_loop_scope = "function"\n'
+
+
+@pytest.mark.parametrize("block", ["uv-project-from-clone", "uv-project-from-wheels"])
+def test_a_uv_project_adds_the_packages_and_keeps_working_with_later_uv_commands(
+    fresh_clone: Path, block: str
+) -> None:
+    assert f"```toml\n{PYTEST_SECTION}```" in README.read_text(encoding="utf-8")
+    project = fresh_clone.parent / block
+    project.mkdir()
+    shutil.rmtree(fresh_clone / "dist", ignore_errors=True)
+    _bash("uv init -q --bare --no-workspace .", project)
+
+    _bash(_blocks()[block], project)
+    # Whatever the project adds next still resolves the packages from where they are.
+    _bash("uv add --dev -q iniconfig", project)
+
+    with (project / "pyproject.toml").open("a", encoding="utf-8") as file:
+        file.write("\n" + PYTEST_SECTION)
+    (project / "test_first.py").write_text(FIRST_TESTS)
+    out = _bash("uv run -q pytest -p no:cacheprovider -q -W error::DeprecationWarning", project)
+    assert "2 passed" in out, out
+    assert "asyncio_default_fixture_loop_scope" not in out
