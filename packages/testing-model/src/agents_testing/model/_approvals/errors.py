@@ -1,0 +1,104 @@
+"""Errors of scripted approvals: a decision that failed, and an approval assertion."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from agents_testing.core import ordinal, safe_repr
+
+from .._errors import ModelScriptError
+
+if TYPE_CHECKING:
+    from .decisions import ApprovalRequest
+
+__all__ = [
+    "ApprovalAssertionError",
+    "ApprovalDecisionError",
+    "ApprovalDecisionReason",
+    "approval_decision_failed",
+]
+
+ApprovalDecisionReason = Literal["decision_raised", "invalid_decision", "undecided", "unknown_tool"]
+
+
+class ApprovalDecisionError(ModelScriptError):
+    """A tool call the run stopped for could not be decided, or ``decide`` names no tool.
+
+    ``reason``: ``"decision_raised"`` (the decision function raised; it is the
+    ``__cause__``), ``"invalid_decision"`` (it returned something else than a decision),
+    ``"undecided"`` (no rule matched the call) or ``"unknown_tool"`` (a rule names a tool
+    no agent of the run has). ``tool_name`` is the tool, ``arguments`` the call's decoded
+    arguments and ``interruption_index`` the 0-based position of the call among all calls
+    the run stopped for (None for ``unknown_tool``); ``known_tools`` the names the run has.
+    """
+
+    _keyword_fields: ClassVar[tuple[str, ...]] = (
+        "reason",
+        "tool_name",
+        "arguments",
+        "interruption_index",
+        "known_tools",
+    )
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: ApprovalDecisionReason,
+        tool_name: str,
+        arguments: Any = None,
+        interruption_index: int | None = None,
+        known_tools: tuple[str, ...] = (),
+    ) -> None:
+        self.reason = reason
+        self.tool_name = tool_name
+        self.arguments = arguments
+        self.interruption_index = interruption_index
+        self.known_tools = known_tools
+        super().__init__(message)
+
+
+class ApprovalAssertionError(ModelScriptError, AssertionError):
+    """An assertion of an :class:`ApprovalRun` failed: ``expected`` and ``actual`` say how."""
+
+    _keyword_fields = ("expected", "actual")
+
+    def __init__(self, message: str, *, expected: str, actual: str) -> None:
+        self.expected = expected
+        self.actual = actual
+        super().__init__(message)
+
+
+def approval_decision_failed(
+    reason: ApprovalDecisionReason, request: ApprovalRequest, number: int, detail: str
+) -> ApprovalDecisionError:
+    """``Cannot decide approval #N (tool 'x', arguments {...}): <detail>. ...``."""
+    fix = {
+        "decision_raised": "Fix the decision function",
+        "invalid_decision": "Fix the decision function",
+        "undecided": (
+            f"Add a rule for it, e.g. approve({safe_repr(request.tool_name, 60)}) or "
+            f"reject({safe_repr(request.tool_name, 60)}, message=...)"
+        ),
+        "unknown_tool": "Name a tool of the agents",
+    }[reason]
+    return ApprovalDecisionError(
+        f"Cannot decide approval #{ordinal(number)} (tool {safe_repr(request.tool_name, 60)}, "
+        f"arguments {safe_repr(request.arguments, 100)}): {detail}. {fix}.",
+        reason=reason,
+        tool_name=request.tool_name,
+        arguments=request.arguments,
+        interruption_index=number,
+    )
+
+
+def unknown_rule_tools(names: list[str], known: tuple[str, ...]) -> ApprovalDecisionError:
+    """``decide`` names tools that no agent of the run has."""
+    return ApprovalDecisionError(
+        f"decide= names {', '.join(safe_repr(name, 60) for name in names)}, which no agent "
+        f"of this run has (its tools: {', '.join(known) or 'none'}). Fix the tool name in "
+        f"the rule (a misspelt name would never match, and the call would go undecided).",
+        reason="unknown_tool",
+        tool_name=names[0],
+        known_tools=known,
+    )
