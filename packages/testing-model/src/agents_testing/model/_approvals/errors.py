@@ -13,12 +13,22 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ApprovalAssertionError",
+    "asked_again",
+    "too_many_interruptions",
+    "unknown_rule_tools",
     "ApprovalDecisionError",
     "ApprovalDecisionReason",
     "approval_decision_failed",
 ]
 
-ApprovalDecisionReason = Literal["decision_raised", "invalid_decision", "undecided", "unknown_tool"]
+ApprovalDecisionReason = Literal[
+    "decision_raised",
+    "invalid_decision",
+    "undecided",
+    "unknown_tool",
+    "asked_again",
+    "too_many_interruptions",
+]
 
 
 class ApprovalDecisionError(ModelScriptError):
@@ -26,10 +36,13 @@ class ApprovalDecisionError(ModelScriptError):
 
     ``reason``: ``"decision_raised"`` (the decision function raised; it is the
     ``__cause__``), ``"invalid_decision"`` (it returned something else than a decision),
-    ``"undecided"`` (no rule matched the call) or ``"unknown_tool"`` (a rule names a tool
-    no agent of the run has). ``tool_name`` is the tool, ``arguments`` the call's decoded
-    arguments and ``interruption_index`` the 0-based position of the call among all calls
-    the run stopped for (None for ``unknown_tool``); ``known_tools`` the names the run has.
+    ``"undecided"`` (no rule matched the call), ``"unknown_tool"`` (a rule names a tool
+    no agent of the run has), ``"asked_again"`` (the resumed run stopped again for a call
+    that was already decided: the decision was lost, an SDK regression) or
+    ``"too_many_interruptions"`` (the run kept stopping, 50 times). ``tool_name`` is the
+    tool, ``arguments`` the call's decoded arguments and ``interruption_index`` the
+    0-based position of the call among all calls the run stopped for (None for
+    ``unknown_tool``); ``known_tools`` the names the run has.
     """
 
     _keyword_fields: ClassVar[tuple[str, ...]] = (
@@ -81,6 +94,8 @@ def approval_decision_failed(
             f"reject({safe_repr(request.tool_name, 60)}, message=...)"
         ),
         "unknown_tool": "Name a tool of the agents",
+        "asked_again": "Check the SDK release, or how the state is resumed",
+        "too_many_interruptions": "Check the agent's loop",
     }[reason]
     return ApprovalDecisionError(
         f"Cannot decide approval #{ordinal(number)} (tool {safe_repr(request.tool_name, 60)}, "
@@ -101,4 +116,28 @@ def unknown_rule_tools(names: list[str], known: tuple[str, ...]) -> ApprovalDeci
         reason="unknown_tool",
         tool_name=names[0],
         known_tools=known,
+    )
+
+
+def asked_again(
+    request: ApprovalRequest, number: int, approved: bool, round: int
+) -> ApprovalDecisionError:
+    """The resumed run asks again about a call that was already decided."""
+    verdict = "approved" if approved else "rejected"
+    return approval_decision_failed(
+        "asked_again",
+        request,
+        number,
+        f"the run stopped for this call again after it was {verdict} at interruption "
+        f"{ordinal(round)}, so the resumed run lost the decision",
+    )
+
+
+def too_many_interruptions(legs: int) -> ApprovalDecisionError:
+    """The run kept stopping for approvals."""
+    return ApprovalDecisionError(
+        f"The run stopped for approval {legs} times in a row; a tool that asks for approval "
+        f"on every call in a loop never ends. Check the agent's loop (or max_turns).",
+        reason="too_many_interruptions",
+        tool_name="",
     )

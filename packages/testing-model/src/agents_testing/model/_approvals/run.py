@@ -28,7 +28,12 @@ from .decisions import (
     request_of,
     rule_tool_names,
 )
-from .errors import ApprovalAssertionError, unknown_rule_tools
+from .errors import (
+    ApprovalAssertionError,
+    asked_again,
+    too_many_interruptions,
+    unknown_rule_tools,
+)
 
 if TYPE_CHECKING:
     from agents.agent import Agent
@@ -235,21 +240,30 @@ async def run_with_approvals(
     decisions: list[ApprovalDecision] = []
     states: list[str] = []
     current: Any = input
+    live = run_options.get("context")
+    resume_options = {name: value for name, value in run_options.items() if name != "context"}
     for round_number in range(_MAX_ROUNDS):
+        # A resumed run takes its context from the state; passing it again replaces the
+        # state's context wrapper, and with it the decisions, on some SDK releases.
+        options = run_options if round_number == 0 else resume_options
         if streamed:
-            streaming = Runner.run_streamed(agent, current, **run_options)
+            streaming = Runner.run_streamed(agent, current, **options)
             async for _ in streaming.stream_events():
                 pass
             result: RunResult | RunResultStreaming = streaming
         else:
-            result = await Runner.run(agent, current, **run_options)
+            result = await Runner.run(agent, current, **options)
         results.append(result)
         interruptions = list(result.interruptions)
         if not interruptions:
             return ApprovalRun(results, decisions, states, tool_runs)
         state = result.to_state()
+        decided = {decision.call_id: decision for decision in decisions if decision.call_id}
         for item in interruptions:
             request = request_of(item, getattr(getattr(item, "agent", None), "name", None))
+            earlier = decided.get(request.call_id)
+            if earlier is not None:
+                raise asked_again(request, len(decisions), earlier.approved, earlier.round)
             rule = decide_one(decide, request, len(decisions))
             if rule.approved:
                 state.approve(item, always_approve=rule.always)
@@ -259,11 +273,15 @@ async def run_with_approvals(
         if round_trip:
             text = json.dumps(state.to_json())
             states.append(text)
-            state = await RunState.from_json(agent, json.loads(text))
+            restored: dict[str, Any] = {}
+            if live is not None:
+                # The serialized context is data; the test's live context object is what a
+                # restarted process would rebuild, so it comes back in its place (the
+                # approvals stay with the state).
+                restored["context_deserializer"] = lambda data: live
+            state = await RunState.from_json(agent, json.loads(text), **restored)
         current = state
-    raise RuntimeError(
-        f"The run stopped for approval {_MAX_ROUNDS} times; check why it keeps asking."
-    )
+    raise too_many_interruptions(_MAX_ROUNDS)
 
 
 async def _check_rule_names(agent: Agent[Any], decide: object, context: Any) -> None:
