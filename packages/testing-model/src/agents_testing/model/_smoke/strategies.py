@@ -229,8 +229,12 @@ class _Builder:
                 re.compile(pattern)
             except re.error:
                 return self.st.nothing()
+            # Python's ``$`` also matches before a final newline; JSON Schema's (ECMA's)
+            # and pydantic's do not, so such strings are left out.
             return self.st.from_regex(pattern).filter(
-                lambda text: len(text) >= low and (high is None or len(text) <= high)
+                lambda text: len(text) >= low
+                and (high is None or len(text) <= high)
+                and not text.endswith("\n")
             )
         samples = _FORMATS.get(str(schema.get("format")))
         if samples is not None:
