@@ -133,11 +133,12 @@ def usage_report(
                 raise unpriced(model_name, name, tuple(table))
             totals = dataclasses.replace(totals, cost=_cost(price, totals))
         requests.append(RequestUsage(index, name, model_name, totals))
+    empty = UsageTotals(cost=0.0 if table is not None else None)
     by_agent: dict[str, UsageTotals] = {}
-    total = UsageTotals(cost=0.0 if table is not None else None)
+    total = empty
     for request in requests:
         key = request.agent or "?"
-        by_agent[key] = by_agent.get(key, UsageTotals(cost=total.cost)) + request.usage
+        by_agent[key] = by_agent.get(key, empty) + request.usage
         total = total + request.usage
     return UsageReport(total, by_agent, tuple(requests))
 
