@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from agents_testing.core import ordinal, safe_repr
 
 from .._errors import ModelScriptError
-
-if TYPE_CHECKING:
-    from .decisions import ApprovalRequest
 
 __all__ = [
     "ApprovalAssertionError",
@@ -83,7 +80,7 @@ class ApprovalAssertionError(ModelScriptError, AssertionError):
 
 
 def approval_decision_failed(
-    reason: ApprovalDecisionReason, request: ApprovalRequest, number: int, detail: str
+    reason: ApprovalDecisionReason, request: Any, number: int, detail: str
 ) -> ApprovalDecisionError:
     """``Cannot decide approval #N (tool 'x', arguments {...}): <detail>. ...``."""
     fix = {
@@ -120,7 +117,7 @@ def unknown_rule_tools(names: list[str], known: tuple[str, ...]) -> ApprovalDeci
 
 
 def asked_again(
-    request: ApprovalRequest, number: int, approved: bool, round: int
+    request: Any, number: int, approved: bool, round: int
 ) -> ApprovalDecisionError:
     """The resumed run asks again about a call that was already decided."""
     verdict = "approved" if approved else "rejected"

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import Any, ClassVar
 
 from agents_testing.core import safe_repr
 
 from .._errors import ModelScriptError
-
-if TYPE_CHECKING:
-    from .report import UsageReport
 
 __all__ = ["UnpricedModel", "UsageBudgetExceeded"]
 
@@ -29,7 +26,7 @@ class UsageBudgetExceeded(ModelScriptError, AssertionError):
         message: str,
         *,
         exceeded: dict[str, tuple[float, float]],
-        report: UsageReport,
+        report: Any,
     ) -> None:
         self.exceeded = dict(exceeded)
         self.report = report
