@@ -291,7 +291,7 @@ async def _check_rule_names(agent: Agent[Any], decide: object, context: Any) -> 
     known = await _tool_names(agent, context)
     if known is None:
         return
-    unknown = [name for name in names if name not in known]
+    unknown = list(dict.fromkeys(name for name in names if name not in known))
     if unknown:
         raise unknown_rule_tools(unknown, tuple(known))
 
@@ -310,6 +310,8 @@ async def _tool_names(agent: Agent[Any], context: Any) -> list[str] | None:
         if id(current) in seen or not isinstance(current, Agent):
             continue
         seen.add(id(current))
+        if getattr(current, "capabilities", None):
+            return None  # a sandbox agent's capabilities add their tools once the run starts
         try:
             tools = await current.get_all_tools(RunContextWrapper(context))
         except Exception:
