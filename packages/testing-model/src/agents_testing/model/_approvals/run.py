@@ -271,14 +271,16 @@ async def run_with_approvals(
                 state.reject(item, always_reject=rule.always, rejection_message=rule.message)
             decisions.append(ApprovalDecision(request, rule.approved, rule.message, round_number))
         if round_trip:
-            text = json.dumps(state.to_json())
-            states.append(text)
+            written: dict[str, Any] = {}
             restored: dict[str, Any] = {}
             if live is not None:
-                # The serialized context is data; the test's live context object is what a
-                # restarted process would rebuild, so it comes back in its place (the
-                # approvals stay with the state).
+                # The test's live context object stands for what a restarted process
+                # would rebuild: it comes back in its place, so its own fields need not
+                # be JSON (the approvals are the state's, and are written).
+                written["context_serializer"] = _live_context_marker
                 restored["context_deserializer"] = lambda data: live
+            text = json.dumps(state.to_json(**written))
+            states.append(text)
             state = await RunState.from_json(agent, json.loads(text), **restored)
         current = state
     raise too_many_interruptions(_MAX_ROUNDS)
@@ -352,6 +354,11 @@ def _observer(user_hooks: Any, tool_runs: list[ToolRun]) -> Any:
             if name.startswith("on_") and name != "on_tool_start":
                 setattr(observer, name, getattr(user_hooks, name))
     return observer
+
+
+def _live_context_marker(context: Any) -> dict[str, Any]:
+    """What the JSON holds for a live context object that the resume puts back itself."""
+    return {"restored_from": "the live context object of the test"}
 
 
 def _shown(decision: ApprovalDecision) -> str:
