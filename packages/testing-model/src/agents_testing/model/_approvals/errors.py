@@ -116,9 +116,7 @@ def unknown_rule_tools(names: list[str], known: tuple[str, ...]) -> ApprovalDeci
     )
 
 
-def asked_again(
-    request: Any, number: int, approved: bool, round: int
-) -> ApprovalDecisionError:
+def asked_again(request: Any, number: int, approved: bool, round: int) -> ApprovalDecisionError:
     """The resumed run asks again about a call that was already decided."""
     verdict = "approved" if approved else "rejected"
     return approval_decision_failed(

@@ -232,9 +232,11 @@ class _Builder:
             # Python's ``$`` also matches before a final newline; JSON Schema's (ECMA's)
             # and pydantic's do not, so such strings are left out.
             return self.st.from_regex(pattern).filter(
-                lambda text: len(text) >= low
-                and (high is None or len(text) <= high)
-                and not text.endswith("\n")
+                lambda text: (
+                    len(text) >= low
+                    and (high is None or len(text) <= high)
+                    and not text.endswith("\n")
+                )
             )
         samples = _FORMATS.get(str(schema.get("format")))
         if samples is not None:
