@@ -27,6 +27,7 @@ from agents_testing.model import (
 )
 
 RUN = RunConfig(tracing_disabled=True)
+BAD: Any = 42  # a value of the wrong type, as an untyped caller may pass
 
 
 @dataclasses.dataclass
@@ -140,7 +141,7 @@ async def test_each_interruption_of_a_longer_run_is_decided_in_turn(streamed: bo
 
     def only_bk2_stays(request: ApprovalRequest) -> bool:
         asked.append(request)
-        return request.arguments["reference"] != "BK2"
+        return bool(request.arguments["reference"] != "BK2")
 
     run = await run_with_approvals(
         desk_agent(model, cancel),
@@ -320,10 +321,10 @@ async def test_a_rule_for_a_tool_the_agents_do_not_have_is_refused_before_runnin
 @pytest.mark.parametrize(
     ("call", "argument"),
     [
-        (lambda: approve(42), "approve(tool)"),
-        (lambda: reject("x", message=1), "reject(message)"),
-        (lambda: approve("x", when=3), "approve(when)"),
-        (lambda: approve("x", always="yes"), "approve(always)"),
+        (lambda: approve(BAD), "approve(tool)"),
+        (lambda: reject("x", message=BAD), "reject(message)"),
+        (lambda: approve("x", when=BAD), "approve(when)"),
+        (lambda: approve("x", always=BAD), "approve(always)"),
     ],
 )
 def test_a_malformed_rule_is_refused_when_made(call: Any, argument: str) -> None:

@@ -68,9 +68,8 @@ async def test_a_decision_applied_to_the_wrong_call_fails_the_assertions(
         # Each decision lands on the other call of the pair.
         def apply(self: RunState[Any], item: Any, *args: Any, **kwargs: Any) -> None:
             decided[item.raw_item.call_id] = kind
-            other = next(
-                i for i in self.get_interruptions() if i.raw_item.call_id != item.raw_item.call_id
-            )
+            pending: list[Any] = list(self.get_interruptions())
+            other = next(i for i in pending if i.raw_item.call_id != item.raw_item.call_id)
             (real_approve if kind == "approve" else real_reject)(self, other)
 
         return apply

@@ -261,7 +261,7 @@ async def run_with_approvals(
         decided = {decision.call_id: decision for decision in decisions if decision.call_id}
         for item in interruptions:
             request = request_of(item, getattr(getattr(item, "agent", None), "name", None))
-            earlier = decided.get(request.call_id)
+            earlier = None if request.call_id is None else decided.get(request.call_id)
             if earlier is not None:
                 raise asked_again(request, len(decisions), earlier.approved, earlier.round)
             rule = decide_one(decide, request, len(decisions))
