@@ -8,7 +8,7 @@ from typing import Any
 from unittest.mock import ANY
 
 import pytest
-from agents import Agent, RunConfig, RunContextWrapper, function_tool
+from agents import Agent, HostedMCPTool, RunConfig, RunContextWrapper, function_tool
 from agents.mcp import MCPServer
 from agents.tool import FunctionTool
 
@@ -22,6 +22,7 @@ from agents_testing.model import (
     approve,
     assistant_message,
     function_call,
+    mcp_approval_request,
     reject,
     run_with_approvals,
 )
@@ -233,6 +234,47 @@ async def test_an_mcp_server_that_requires_approval_is_decided_the_same_way(
     assert run.rejection_message(call_id="c1") == "Not yours."
     run.assert_not_run(call_id="c1")
     server.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_a_hosted_mcp_approval_request_is_answered_on_the_next_request(
+    streamed: bool,
+) -> None:
+    tool = HostedMCPTool(
+        tool_config={
+            "type": "mcp",
+            "server_label": "bookings",
+            "server_url": "https://mcp.example.com",
+            "require_approval": "always",
+        }
+    )
+    model = ScriptedModel(
+        [
+            [mcp_approval_request("bookings", "cancel", {"reference": "BK1"})],
+            [assistant_message("BK1 stays booked.")],
+        ],
+        stream_all_items=True,  # a hosted approval request streams as the provider sends it
+    )
+
+    run = await run_with_approvals(
+        Agent(name="Desk", model=model, tools=[tool]),
+        "Cancel BK1",
+        decide=reject("cancel", when={"reference": "BK1"}),
+        round_trip=True,
+        streamed=streamed,
+        run_config=RUN,
+    )
+
+    assert [(d.tool_name, d.approved) for d in run.decisions] == [("cancel", False)]
+    assert model.last_call is not None
+    responses = [
+        item
+        for item in model.last_call.input
+        if isinstance(item, dict) and item.get("type") == "mcp_approval_response"
+    ]
+    assert responses == [
+        {"type": "mcp_approval_response", "approval_request_id": "mcpr_scripted", "approve": False}
+    ]
 
 
 # -- assertions that fail ---------------------------------------------------------------

@@ -303,6 +303,7 @@ async def _tool_names(agent: Agent[Any], context: Any) -> list[str] | None:
     from agents.agent import Agent
     from agents.handoffs import Handoff
     from agents.run_context import RunContextWrapper
+    from agents.tool import HostedMCPTool
 
     names: dict[str, None] = {}
     pending: list[Any] = [agent]
@@ -319,6 +320,8 @@ async def _tool_names(agent: Agent[Any], context: Any) -> list[str] | None:
         except Exception:
             return None  # an MCP server that is not connected, for one: cannot tell
         for tool in tools:
+            if isinstance(tool, HostedMCPTool):
+                return None  # its tools live on the provider's side: their names are not known
             name = getattr(tool, "name", None)
             if isinstance(name, str):
                 names.setdefault(name)
