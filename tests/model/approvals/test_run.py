@@ -398,3 +398,23 @@ async def test_bad_options_are_refused_before_the_run(
 
     assert caught.value.argument == argument
     assert model.calls == ()
+
+
+@pytest.mark.asyncio
+async def test_a_run_that_keeps_stopping_ends_with_an_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agents_testing.model._approvals import run as approvals_run
+
+    monkeypatch.setattr(approvals_run, "_MAX_ROUNDS", 2)  # the real limit is 50 legs
+    model = ScriptedModel(
+        [[function_call("cancel", {"reference": f"BK{n}"}, call_id=f"c{n}")] for n in range(3)]
+    )
+
+    with pytest.raises(ApprovalDecisionError) as caught:
+        await run_with_approvals(
+            desk_agent(model, cancel), "Cancel", decide=approve(), context=Desk(), run_config=RUN
+        )
+
+    assert caught.value.reason == "too_many_interruptions"
+    assert len(model.calls) == 2

@@ -293,3 +293,14 @@ async def test_a_cassette_replay_is_held_to_the_usage_it_recorded(
     with pytest.raises(UsageBudgetExceeded, match="2200 total tokens > max_total_tokens=2000"):
         assert_usage(result, max_total_tokens=2000)
     replay.assert_complete()
+
+
+@pytest.mark.asyncio
+async def test_the_model_responses_alone_are_reported_without_agents(run: RunAgent) -> None:
+    result = await run(two_agents(), "Book Tokyo", streamed=False)
+
+    report = usage_report(result.raw_responses, prices=PRICES, model="gpt-4.1")
+
+    assert report.total.total_tokens == 3120
+    assert list(report.by_agent) == ["?"]
+    assert [request.agent for request in report.requests] == [None, None, None]
