@@ -354,6 +354,16 @@ async def test_a_final_output_that_does_not_fit_the_agent_is_refused(run: RunAge
     assert caught.value.argument == "final_output"
 
 
+def test_a_smoke_model_takes_no_scripted_steps() -> None:
+    smoke = SmokeModel()
+
+    with pytest.raises(InvalidModelArgument, match="makes every answer itself"):
+        smoke.enqueue([])
+    with pytest.raises(InvalidModelArgument, match="makes every answer itself"):
+        smoke.extend([])
+    assert smoke.remaining_steps == 0
+
+
 def test_the_report_is_json_data_the_test_can_change_freely() -> None:
     smoke = SmokeModel()
 

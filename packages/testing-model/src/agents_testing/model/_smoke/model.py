@@ -130,6 +130,18 @@ class SmokeModel(ScriptedModel):
         self._offered: dict[str, None] = {}
         self._counter = 0
 
+    def enqueue(self, step: object) -> None:
+        """Refused: a smoke model has no script (use a ``ScriptedModel`` for scripted steps)."""
+        raise invalid_argument(
+            "SmokeModel.enqueue(step)", "nothing: a SmokeModel makes every answer itself", "a step"
+        )
+
+    def extend(self, steps: object) -> None:
+        """Refused: a smoke model has no script (use a ``ScriptedModel`` for scripted steps)."""
+        raise invalid_argument(
+            "SmokeModel.extend(steps)", "nothing: a SmokeModel makes every answer itself", "steps"
+        )
+
     # -- what happened ------------------------------------------------------------------
 
     @property
