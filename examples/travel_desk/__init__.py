@@ -25,7 +25,14 @@ from .itinerary import ITINERARY_FILE, itinerary_editor, itinerary_workspace, re
 from .phone import PHONE_CONFIG, cancellations_line, phone_concierge, phone_runner
 from .rates import rates_server
 from .team import RETRY, BookingReply, booking_agent, support_agent, triage_agent
-from .tools import book_flight, booking_status, cancel_booking, departure_board, search_flights
+from .tools import (
+    book_flight,
+    booking_status,
+    cancel_booking,
+    departure_board,
+    search_flights,
+    supervised_cancel_booking,
+)
 from .voice import (
     GREETING,
     FrontDeskWorkflow,
@@ -70,5 +77,6 @@ __all__ = [
     "revise_itinerary",
     "search_flights",
     "support_agent",
+    "supervised_cancel_booking",
     "triage_agent",
 ]

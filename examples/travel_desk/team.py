@@ -11,7 +11,13 @@ from pydantic import BaseModel
 
 from .domain import Booking, TravelDeskContext
 from .guardrails import no_card_numbers
-from .tools import book_flight, booking_status, cancel_booking, search_flights
+from .tools import (
+    book_flight,
+    booking_status,
+    cancel_booking,
+    search_flights,
+    supervised_cancel_booking,
+)
 
 # A model name, a Model instance, or None for the SDK's default model.
 ModelChoice = str | Model | None
@@ -56,8 +62,11 @@ def booking_agent(
     )
 
 
-def support_agent(model: ModelChoice = None) -> Agent[TravelDeskContext]:
-    """Looks up and cancels existing bookings."""
+def support_agent(
+    model: ModelChoice = None, *, supervised: bool = False
+) -> Agent[TravelDeskContext]:
+    """Looks up and cancels existing bookings; ``supervised`` cancellations wait for a
+    supervisor's approval (the run stops until one is given)."""
     return Agent[TravelDeskContext](
         name="Support agent",
         handoff_description="Looks up and cancels existing bookings.",
@@ -67,7 +76,7 @@ def support_agent(model: ModelChoice = None) -> Agent[TravelDeskContext]:
         ),
         model=model,
         model_settings=MODEL_SETTINGS,
-        tools=[booking_status, cancel_booking],
+        tools=[booking_status, supervised_cancel_booking if supervised else cancel_booking],
     )
 
 

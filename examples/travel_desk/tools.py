@@ -52,6 +52,11 @@ def book_flight(
     return booking.model_dump_json()
 
 
+def _cancel(desk: TravelDeskContext, reference: str) -> str:
+    booking = desk.ledger.cancel(reference, desk.catalog)
+    return f"Cancelled {booking.reference} on {booking.flight_number} for {booking.passenger}."
+
+
 @function_tool(failure_error_function=explain_refusal)
 def cancel_booking(ctx: RunContextWrapper[TravelDeskContext], reference: str) -> str:
     """Cancel a booking and release its seat.
@@ -59,9 +64,19 @@ def cancel_booking(ctx: RunContextWrapper[TravelDeskContext], reference: str) ->
     Args:
         reference: Booking reference, for example BK0001.
     """
-    desk = ctx.context
-    booking = desk.ledger.cancel(reference, desk.catalog)
-    return f"Cancelled {booking.reference} on {booking.flight_number} for {booking.passenger}."
+    return _cancel(ctx.context, reference)
+
+
+@function_tool(
+    name_override="cancel_booking", failure_error_function=explain_refusal, needs_approval=True
+)
+def supervised_cancel_booking(ctx: RunContextWrapper[TravelDeskContext], reference: str) -> str:
+    """Cancel a booking and release its seat; a supervisor approves each cancellation first.
+
+    Args:
+        reference: Booking reference, for example BK0001.
+    """
+    return _cancel(ctx.context, reference)
 
 
 @function_tool(failure_error_function=explain_refusal)

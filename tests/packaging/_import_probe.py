@@ -31,6 +31,9 @@ BOUNDARIES = ("model", "sandbox", "realtime", "voice", "mcp")
 # The only modules of ours that may import pytest: the plugins and what they share.
 PYTEST_MODULES = ("pytest_plugin", "pytest_support", "cassette_pytest")
 
+# Plugins of the packages in this environment that are not ours.
+OTHER_PLUGINS = ("xdist", "xdist.looponfail", "asyncio", "anyio", "hypothesispytest")
+
 report: dict[str, Any] = {}
 
 # -- 1. a test run that uses none of our fixtures ---------------------------------------------
@@ -41,7 +44,9 @@ with tempfile.TemporaryDirectory() as project:
     Path(project, "test_plain.py").write_text("def test_plain():\n    assert 1\n")
     with contextlib.redirect_stdout(io.StringIO()):
         status = pytest.main(
-            [project, "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "--rootdir", project]
+            # Only our plugins: what the others import would hide what ours do.
+            [project, "-q", "--rootdir", project, "-p", "no:cacheprovider"]
+            + [arg for name in OTHER_PLUGINS for arg in ("-p", f"no:{name}")]
         )
 report["plain_run"] = int(status)
 report["plugins"] = sorted(

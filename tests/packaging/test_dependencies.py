@@ -38,8 +38,13 @@ def _canonical(name: str) -> str:
 
 
 def _declared(package: Path) -> set[str]:
+    """The dependencies, and those of the extras (imported only where an extra's feature
+    is used, inside a function, as the lazy-import tests check)."""
     project = tomllib.loads((package / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    return {_canonical(Requirement(line).name) for line in project.get("dependencies", [])}
+    lines = list(project.get("dependencies", []))
+    for extra in project.get("optional-dependencies", {}).values():
+        lines.extend(extra)
+    return {_canonical(Requirement(line).name) for line in lines}
 
 
 def _distribution(package: Path) -> str:

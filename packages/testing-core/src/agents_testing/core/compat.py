@@ -535,3 +535,23 @@ def mcp_error_results_keep_content() -> bool:
     """Whether, with ``use_structured_content``, a result flagged ``isError`` still reaches
     the model as its text content (0.20+); earlier releases send its structured content."""
     return sdk_at_least(0, 20)
+
+
+# --- Smoke runs: what a failing function tool sends back to the model ---
+
+__all__ += ["function_tool_failure_formatter"]
+
+
+def function_tool_failure_formatter(tool: Any) -> Any:
+    """The function that turns an exception of function tool ``tool`` into its output, or
+    None when the exception fails the run instead (``failure_error_function=None``).
+
+    The SDK keeps the choice in private fields (``_failure_error_function`` and
+    ``_use_default_failure_error_function``, the same from 0.14 to 0.24); a tool without
+    them uses the SDK's public ``default_tool_error_function``.
+    """
+    from agents.tool import default_tool_error_function
+
+    if getattr(tool, "_use_default_failure_error_function", True) is not False:
+        return default_tool_error_function
+    return getattr(tool, "_failure_error_function", None)

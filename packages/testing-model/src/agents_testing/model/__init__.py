@@ -12,6 +12,15 @@ from agents_testing.core.lazy import lazy_exports
 if TYPE_CHECKING:
     from agents_testing.core import CapturedTraces, any_order, capture_traces, to_snapshot
 
+    from ._approvals.decisions import (
+        ApprovalDecision,
+        ApprovalRequest,
+        ApprovalRule,
+        approve,
+        reject,
+    )
+    from ._approvals.errors import ApprovalAssertionError, ApprovalDecisionError
+    from ._approvals.run import ApprovalRun, ToolRun, run_with_approvals
     from ._call import InputMessage, ModelCall
     from ._cassette.cassette import ModelCassette
     from ._cassette.fixture import ModelCassetteFixture
@@ -65,11 +74,19 @@ if TYPE_CHECKING:
         ScriptedModelProviderFactory,
     )
     from ._scripted_model import ScriptedModel
+    from ._smoke.errors import SmokeGenerationError, SmokeToolsFailed
+    from ._smoke.model import SmokeModel
+    from ._smoke.report import SmokeCall, ToolReport
+    from ._smoke.strategies import smoke_arguments, tool_arguments
     from ._step import ModelStep, ModelStepSpec
     from ._streaming.for_step import _stream_events_for_step as _stream_events_for_step
     from ._trajectory.assertion import Trajectory, assert_trajectory
     from ._trajectory.expect import handoff_to, tool_call
     from ._trajectory.steps import NOT_CHECKED, HandoffStep, ToolCallStep, TrajectoryStep
+    from ._usage.budget import assert_usage
+    from ._usage.errors import UnpricedModel, UsageBudgetExceeded
+    from ._usage.prices import ModelPrice
+    from ._usage.report import RequestUsage, UsageReport, UsageTotals, usage_report
 
 __all__ = [
     "CapturedTraces",
@@ -131,6 +148,31 @@ __all__ = [
     "handoff_to",
     "tool_call",
     "to_snapshot",
+    "SmokeModel",
+    "SmokeCall",
+    "ToolReport",
+    "SmokeGenerationError",
+    "SmokeToolsFailed",
+    "smoke_arguments",
+    "tool_arguments",
+    "run_with_approvals",
+    "ApprovalRun",
+    "ToolRun",
+    "ApprovalRequest",
+    "ApprovalRule",
+    "ApprovalDecision",
+    "approve",
+    "reject",
+    "ApprovalDecisionError",
+    "ApprovalAssertionError",
+    "assert_usage",
+    "usage_report",
+    "UsageReport",
+    "UsageTotals",
+    "RequestUsage",
+    "ModelPrice",
+    "UsageBudgetExceeded",
+    "UnpricedModel",
 ]
 
 # ``InvalidModelArgument`` is served here but joins ``__all__`` (and so ``agents.testing``)
@@ -203,5 +245,30 @@ if not TYPE_CHECKING:
             "UnscriptedModelCall": "._errors",
             "capture_traces": "agents_testing.core",
             "to_snapshot": "agents_testing.core",
+            "SmokeModel": "._smoke.model",
+            "SmokeCall": "._smoke.report",
+            "ToolReport": "._smoke.report",
+            "SmokeGenerationError": "._smoke.errors",
+            "SmokeToolsFailed": "._smoke.errors",
+            "smoke_arguments": "._smoke.strategies",
+            "tool_arguments": "._smoke.strategies",
+            "run_with_approvals": "._approvals.run",
+            "ApprovalRun": "._approvals.run",
+            "ToolRun": "._approvals.run",
+            "ApprovalRequest": "._approvals.decisions",
+            "ApprovalRule": "._approvals.decisions",
+            "ApprovalDecision": "._approvals.decisions",
+            "approve": "._approvals.decisions",
+            "reject": "._approvals.decisions",
+            "ApprovalDecisionError": "._approvals.errors",
+            "ApprovalAssertionError": "._approvals.errors",
+            "assert_usage": "._usage.budget",
+            "usage_report": "._usage.report",
+            "UsageReport": "._usage.report",
+            "UsageTotals": "._usage.report",
+            "RequestUsage": "._usage.report",
+            "ModelPrice": "._usage.prices",
+            "UsageBudgetExceeded": "._usage.errors",
+            "UnpricedModel": "._usage.errors",
         },
     )

@@ -1,0 +1,1 @@
+"""Scripted approval decisions and resumes from RunState."""

@@ -1,0 +1,1 @@
+"""The smoke model: every tool of an agent called with arguments from its schema."""

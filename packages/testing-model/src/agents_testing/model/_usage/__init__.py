@@ -1,0 +1,1 @@
+"""Usage budgets: a run's requests, tokens and cost, per agent and per request."""
