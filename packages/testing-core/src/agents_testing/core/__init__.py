@@ -37,7 +37,13 @@ from ._script.fifo import Entry, StepScript
 from ._script.group import AnyOrder, GroupEntry, any_order, build_group, member_problem
 from ._snapshot.data import SupportsSnapshot, to_snapshot
 from ._tracing.capture import CapturedTraces, TraceCaptureError, capture_traces
-from ._values import callable_problem, exception_problem, safe_repr
+from ._values import (
+    as_sentence,
+    callable_problem,
+    cycle_problem,
+    exception_problem,
+    safe_repr,
+)
 
 __all__ = [
     "AgentsTestingError",
@@ -67,8 +73,10 @@ __all__ = [
     "UncopyableValue",
     "UnexpectedCallError",
     "any_order",
+    "as_sentence",
     "build_group",
     "callable_problem",
+    "cycle_problem",
     "UnsnapshottableValue",
     "capture_traces",
     "detach",
