@@ -299,7 +299,7 @@ def _looped_turn() -> list[Any]:
             "result 1[1] refers back to result 1",
         ),
         (
-            lambda checks: ScriptedSTTModel([_looped_turn()], extra_checks=checks),
+            lambda checks: ScriptedSTTModel([_looped_turn()], extra_checks=checks),  # type: ignore[list-item]
             "invalid_transcription",
             "transcriptions",
             "transcription 1[1] refers back to transcription 1",

@@ -17,6 +17,7 @@ from ._cassette.file import (
     CassetteMismatch,
     CassetteNotFound,
     CassetteVersionError,
+    CassetteWriteError,
 )
 from ._cassette.modes import RecordMode
 from ._cassette.secrets import AllowedSecret, CassetteSecretError, Scrubber, SecretFinding
@@ -56,6 +57,7 @@ __all__ = [
     "CassetteNotFound",
     "CassetteSecretError",
     "CassetteVersionError",
+    "CassetteWriteError",
     "Entry",
     "GroupEntry",
     "InvalidStepError",
