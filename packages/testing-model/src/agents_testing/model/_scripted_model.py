@@ -516,7 +516,9 @@ def _checked_default(usage: object, argument: str) -> Usage:
     try:
         return checked_usage(usage, argument)
     except ValueProblem as problem:
-        raise invalid_argument(argument, "an agents.Usage or None", str(problem)) from None
+        # Not a Usage at all: say what it is; a Usage with a bad field: say which field.
+        got = str(problem) if isinstance(usage, Usage) else describe(usage)
+        raise invalid_argument(argument, "an agents.Usage or None", got) from None
 
 
 def _normalize_all(
