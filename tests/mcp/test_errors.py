@@ -170,3 +170,110 @@ async def test_errors_pickle_with_their_fields() -> None:
     unconsumed = pickle.loads(pickle.dumps(UnconsumedMCPSteps("left", pending_steps=())))
     assert (str(unconsumed), unconsumed.remaining_steps) == ("left", 0)
     assert isinstance(copy, MCPScriptError)
+
+
+VALUE = "s3cret-4111-1111"  # an argument or result value that must not reach a message
+
+
+async def test_only_the_replay_diff_shows_argument_values(
+    run_agent: RunAgent, tmp_path: Any
+) -> None:
+    """The README's rule: an error raised at a call names tools, numbers, JSON paths and
+    schema rules, never an argument, meta or result value (those are on its fields); the
+    replay diff of a cassette (``MCPCallMismatch``) shows the recorded and the live value,
+    after the cassette's scrubbers ran on both."""
+    from agents_testing.core import UncopyableValue
+    from agents_testing.mcp import MCPCallMismatch, MCPCassette, MCPSchemaViolation, json_result
+
+    arguments = {"amount": 1, "currency": VALUE, "note": VALUE}
+    bad_result = json_result({"amount": VALUE, "currency": VALUE})
+    raised: list[BaseException] = []
+
+    async def failing(server: ScriptedMCPServer, *calls: tuple[str, Any]) -> None:
+        async with server:
+            for tool, given in calls:
+                try:
+                    await server.call_tool(tool, given, meta={"trace": VALUE})
+                except (MCPScriptError, UncopyableValue) as error:
+                    raised.append(error)
+        try:
+            server.assert_complete()
+        except MCPScriptError as error:
+            raised.append(error)
+
+    await failing(ScriptedMCPServer(tools=[CONVERT]), ("convert", arguments))
+    await failing(
+        ScriptedMCPServer(
+            [
+                {"tool": "rates", "result": "x"},
+                {"tool": "convert", "match": {"currency": VALUE}, "result": VALUE},
+            ],
+            tools=[CONVERT, RATES],
+        ),
+        ("convert", arguments),
+        ("rates", arguments),
+        ("convert", arguments),
+    )
+    await failing(
+        ScriptedMCPServer(
+            [
+                {"tool": "convert", "result": bad_result},
+                {"tool": "convert", "responder": lambda call: {"amount": VALUE}},
+            ],
+            tools=[CONVERT],
+            extra_checks=True,
+        ),
+        ("convert", {"amount": 1, "currency": "EUR"}),
+        ("convert", {"amount": 2, "currency": "JPY"}),
+        ("convert", arguments),
+    )
+    await failing(
+        ScriptedMCPServer([{"tool": "convert", "result": "x"}], tools=[CONVERT], extra_checks=True),
+        ("convert", {"amount": 1, "currency": "EUR", "note": _Uncopyable()}),
+    )
+    kinds = {type(error).__name__ for error in raised}
+    assert kinds >= {
+        "UnexpectedMCPCall",
+        "MCPCallMatcherError",
+        "MCPSchemaViolation",
+        "InvalidMCPStep",
+        "UnconsumedMCPSteps",
+        "UncopyableValue",
+    }
+    assert any(isinstance(error, MCPSchemaViolation) for error in raised)
+    for error in raised:
+        assert VALUE not in str(error), type(error).__name__
+
+    # The replay diff shows both values: the user recorded them.
+    source = ScriptedMCPServer(
+        [{"tool": "convert", "result": "92 EUR"}], tools=[CONVERT], name="rates"
+    )
+    cassette = MCPCassette(tmp_path / "rates.mcp.json", scrubbers=[r"s3cret-[\d-]+"])
+    async with cassette.record(source):
+        await source.list_tools()
+        await source.call_tool("convert", {"amount": 100, "currency": "EUR", "note": "plain"})
+    cassette.save()
+    for scrubbed, shown in ((False, f"now {VALUE!r}"), (True, "now '<scrubbed>'")):
+        replay = cassette if scrubbed else MCPCassette(cassette.path)
+        replayed = replay.replay()
+        model = ScriptedModel(
+            [
+                [function_call("convert", {"amount": 100, "currency": "EUR", "note": VALUE})],
+                [assistant_message("Done.")],
+            ]
+        )
+        async with replayed:
+            await run_agent(model, [replayed])
+        with pytest.raises(MCPCallMismatch) as mismatch:
+            replayed.assert_complete()
+        assert f"call_tool('convert').arguments.note: recorded 'plain', {shown}" in str(
+            mismatch.value
+        )
+        assert (VALUE in str(mismatch.value)) is not scrubbed
+
+
+class _Uncopyable:
+    """An argument value whose copy fails."""
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        raise RuntimeError(VALUE)

@@ -50,7 +50,7 @@ async def test_the_model_sees_the_listed_tools_and_gets_the_scripted_results(
     assert [tool.name for tool in offered] == ["convert", "rates"]
     assert offered[0].description == "Convert US dollars to another currency."  # type: ignore[union-attr]
     assert tool_outputs(model) == [
-        [{"type": "input_text", "text": '{"amount": 92.0, "currency": "EUR"}'}],
+        [{"type": "input_text", "text": '{\n  "amount": 92.0,\n  "currency": "EUR"\n}'}],
         [{"type": "input_text", "text": "EUR 0.92"}],
     ]
     assert [(call.tool, dict(call.arguments or {})) for call in server.calls] == [

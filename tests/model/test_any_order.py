@@ -224,8 +224,8 @@ async def test_pending_group_members_are_listed_and_reported(run: RunAgent) -> N
     with pytest.raises(UnconsumedModelSteps) as info:
         model.assert_complete()
     assert str(info.value) == (
-        "3 scripted model steps were not consumed (the first is step #3; the workflow made "
-        "2 model call(s)). Check why the workflow ended early, or remove the extra steps."
+        "3 scripted model step(s) were not consumed. The first is step #3; the workflow made "
+        "2 model call(s). Check why the workflow ended early, or remove the extra steps."
     )
     assert info.value.pending_steps == model.pending_steps
 
@@ -245,20 +245,23 @@ def test_pending_steps_are_copies() -> None:
     [
         (
             [[assistant_message("a")], any_order()],
-            "Invalid model step #2: any_order() needs at least one step; an empty group would "
+            "Scripted model step #2 is invalid: "
+            "any_order() needs at least one step; an empty group would "
             "match no call, so remove it or give it the steps that may come in any order",
             "invalid_group",
         ),
         (
             [any_order([assistant_message("a")], any_order([assistant_message("b")]))],
-            "Invalid model step #1: any_order() member 2 is itself a group; groups cannot be "
+            "Scripted model step #1 is invalid: "
+            "any_order() member 2 is itself a group; groups cannot be "
             "nested (a group already accepts its members in any order), so list the inner "
             "steps in the outer group",
             "invalid_group",
         ),
         (
             [any_order([assistant_message("a")], {"outcome": 1})],
-            "Invalid model step #1: any_order() member 2: unknown key(s) 'outcome'; a step "
+            "Scripted model step #1 is invalid: "
+            "any_order() member 2: unknown key(s) 'outcome'; a step "
             "dict may only use error, match, output, raw_usage, request_id, responder, "
             "response_id, retry_advice, stream_events, usage.",
             "unsupported_field",
@@ -284,22 +287,26 @@ async def _async_match(call: ModelCall) -> bool:
     [
         (
             "yes",
-            "Invalid model step #1: match must be a callable taking the ModelCall, got str 'yes'.",
+            "Scripted model step #1 is invalid: "
+            "match must be a callable taking the ModelCall, got str 'yes'.",
         ),
         (
             ModelCall,
-            "Invalid model step #1: match must be a function taking the ModelCall, not the "
+            "Scripted model step #1 is invalid: "
+            "match must be a function taking the ModelCall, not the "
             "class ModelCall.",
         ),
         (
             _async_match,
-            "Invalid model step #1: match must be a plain (not async, not generator) callable "
+            "Scripted model step #1 is invalid: "
+            "match must be a plain (not async, not generator) callable "
             "taking the ModelCall: it answers before the call is taken, so that concurrent "
             "calls keep their order.",
         ),
         (
             lambda: True,
-            "Invalid model step #1: match '<lambda>''()' cannot be called with the ModelCall "
+            "Scripted model step #1 is invalid: "
+            "match '<lambda>''()' cannot be called with the ModelCall "
             "as its only argument.",
         ),
     ],
@@ -324,7 +331,8 @@ async def test_a_matcher_returning_an_awaitable_is_a_malformed_step(run: RunAgen
         await run(Agent(name="assistant", model=model), "Hi", streamed=False)
 
     assert str(info.value) == (
-        "Invalid model step #1: match returned an awaitable; a matcher must answer at once "
+        "Scripted model step #1 is invalid: "
+        "match returned an awaitable; a matcher must answer at once "
         "(a plain function returning False to reject the call)."
     )
     assert model.remaining_steps == 1
@@ -347,7 +355,7 @@ async def test_a_responder_cannot_answer_with_a_group(run: RunAgent, streamed: b
         await run(Agent(name="assistant", model=model), "Hi", streamed=streamed)
 
     assert str(info.value) == (
-        "Invalid model step #1: a responder returned an any_order() group; a responder "
+        "Scripted model step #1 is invalid: a responder returned an any_order() group; a responder "
         "answers one call, so return one step form, and put groups in the script itself."
     )
     assert info.value.reason == "invalid_group"

@@ -394,3 +394,38 @@ async def test_a_prompt_that_cannot_be_copied_fails_the_run_before_anything_is_r
         assert raised.value is refusal
     assert model.calls == ()
     assert model.remaining_steps == 1
+
+
+@function_tool
+def remove(path: str) -> str:
+    """Refuse to remove a file."""
+    return f"no-rm: {path} kept"
+
+
+@pytest.mark.asyncio
+async def test_str_and_repr_of_a_call_show_every_field_with_its_value(
+    run: Any, streamed: bool
+) -> None:
+    """MOD-18: a recorded call prints as a frozen dataclass does, every field with its
+    value, so ``"<text>" in str(model.last_call)`` finds the input and the tool outputs."""
+    model = ScriptedModel(
+        [
+            [function_call("remove", {"path": "notes.txt"}, call_id="c1")],
+            [assistant_message("kept")],
+        ]
+    )
+    agent = Agent(name="Desk", model=model, tools=[remove], instructions="Be careful.")
+    await run(agent, "tidy up", streamed=streamed)
+    call = model.last_call
+    assert call is not None
+
+    text = str(call)
+    assert text == repr(call)
+    assert "no-rm: notes.txt kept" in text
+    assert "'tidy up'" in text
+    assert text.startswith("ModelCall(system_instructions='Be careful.', input=[")
+    assert text.endswith(f"streamed={streamed})")
+    positions = [text.index(f"{field.name}=") for field in dataclasses.fields(ModelCall)]
+    assert positions == sorted(positions)
+    assert f"tools={call.tools!r}" in text
+    assert f"model_settings={call.model_settings!r}" in text

@@ -52,7 +52,7 @@ def test_invalid_step_fields_are_zero_based_and_the_message_counts_from_one() ->
 
     error = raised.value
     assert (error.reason, error.input_index) == ("unsupported_field", 1)
-    assert str(error).startswith("Invalid model step #2: ")
+    assert str(error).startswith("Scripted model step #2 contains unsupported fields. ")
     assert "'bogus'" in str(error)
 
 
@@ -93,8 +93,8 @@ def test_unconsumed_steps_reports_what_is_left() -> None:
 
     assert raised.value.remaining_steps == 2
     assert len(raised.value.pending_steps) == 2
-    assert str(raised.value).startswith("2 scripted model steps were not consumed")
-    assert "the first is step #1" in str(raised.value)
+    assert str(raised.value).startswith("2 scripted model step(s) were not consumed. ")
+    assert "The first is step #1" in str(raised.value)
 
 
 def _a_call() -> ModelCall:
@@ -219,3 +219,27 @@ def test_invalid_argument_survives_pickling_with_its_fields() -> None:
         "str 'yes'",
         "Invalid argument emit_traces: expected a bool, got str 'yes'.",
     )
+
+
+@pytest.mark.parametrize(("steps", "left"), [(3, 2), (2, 1)])
+@pytest.mark.asyncio
+async def test_unconsumed_steps_begin_with_the_sdk_doubles_sentence(
+    run: Any, streamed: bool, steps: int, left: int
+) -> None:
+    """MOD-19: a bare ``assert_complete()`` with steps left raises ``UnconsumedModelSteps``
+    whose message begins ``"N scripted model step(s) were not consumed."`` (the ``(s)``
+    literal, also for one); our guidance follows after that sentence."""
+    model = ScriptedModel([[assistant_message(f"answer {n}")] for n in range(steps)])
+    await run(Agent(name="Assistant", model=model), "Hi", streamed=streamed)
+
+    with pytest.raises(UnconsumedModelSteps) as raised:
+        model.assert_complete()
+
+    text = str(raised.value)
+    sentence = f"{left} scripted model step(s) were not consumed."
+    assert text.startswith(f"{sentence} ")
+    assert text[len(sentence) :] == (
+        " The first is step #2; the workflow made 1 model call(s). Check why the workflow "
+        "ended early, or remove the extra steps."
+    )
+    assert raised.value.remaining_steps == left

@@ -202,7 +202,7 @@ async def test_early_stop_leaves_steps_for_assert_complete(run: Any, streamed: b
         "never used",
         "never used either",
     ]
-    assert "the first is step #2" in str(raised.value)
+    assert "The first is step #2" in str(raised.value)
 
 
 @pytest.mark.asyncio

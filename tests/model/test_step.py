@@ -148,7 +148,8 @@ async def test_responder_returning_a_malformed_form_reports_its_step(
 
     assert raised.value.reason == "invalid_input"
     assert raised.value.input_index == 1
-    assert str(raised.value).startswith("Invalid model step #2: ")
+    # The SDK's own double says the same of a responder's value that is no step form.
+    assert str(raised.value).startswith("Scripted model step #2 must use a sequence for output. ")
     assert len(model.calls) == 2
 
 
@@ -196,7 +197,7 @@ async def test_a_responder_that_only_returns_responders_is_stopped(
     agent = Agent(name="Assistant", model=model)
     await run(agent, "Hi", streamed=streamed)
 
-    with pytest.raises(InvalidModelStep, match=r"^Invalid model step #2: ") as raised:
+    with pytest.raises(InvalidModelStep, match=r"^Scripted model step #2 is invalid: ") as raised:
         await run(agent, "Hi again", streamed=streamed)
 
     assert raised.value.reason == "invalid_responder"
@@ -334,46 +335,86 @@ def _ok() -> Any:
     return [assistant_message("fine")]
 
 
-INVALID: list[tuple[str, Any, str]] = [
-    ("int", 42, "invalid_input"),
-    ("str", "just text", "invalid_input"),
-    ("bad usage", {"output": [], "usage": {"input_tokens": 1}}, "invalid_input"),
-    ("bad response_id", ModelStep(response_id=7), "invalid_input"),  # type: ignore[arg-type]
-    ("bad output", ModelStep(output="text"), "invalid_input"),  # type: ignore[arg-type]
-    ("unknown key", {"outputs": []}, "unsupported_field"),
-    ("error not exception", {"error": "boom"}, "invalid_error"),
-    ("exception class", Boom, "invalid_error"),
-    ("responder not callable", {"responder": "respond"}, "invalid_responder"),
-    ("events not a sequence", ModelStep.stream(42), "invalid_stream_events"),  # type: ignore[arg-type]
+# Each malformed step, the reason, and the sentence the SDK's own double says for it
+# (None where that double takes the step as it is or fails otherwise).
+INVALID: list[tuple[str, Any, str, str | None]] = [
+    ("int", 42, "invalid_input", "must use a sequence for output."),
+    ("str", "just text", "invalid_input", "must use a sequence for output."),
+    (
+        "bad usage",
+        {"output": [], "usage": {"input_tokens": 1}},
+        "invalid_input",
+        "must use Usage for usage.",
+    ),
+    (
+        "bad response_id",
+        ModelStep(response_id=7),  # type: ignore[arg-type]
+        "invalid_input",
+        "must use a string or None for response_id.",
+    ),
+    (
+        "bad request_id",
+        ModelStep(request_id=7),  # type: ignore[arg-type]
+        "invalid_input",
+        "must use a string or None for request_id.",
+    ),
+    (
+        "bad raw_usage",
+        ModelStep(raw_usage=7),  # type: ignore[arg-type]
+        "invalid_input",
+        "must use a dictionary or None for raw_usage.",
+    ),
+    (
+        "bad output",
+        ModelStep(output=7),  # type: ignore[arg-type]
+        "invalid_input",
+        "must use a sequence for output.",
+    ),
+    ("unknown key", {"outputs": []}, "unsupported_field", "contains unsupported fields."),
+    ("error not exception", {"error": "boom"}, "invalid_error", "must use an Exception for error."),
+    ("exception class", Boom, "invalid_input", "must use a sequence for output."),
+    (
+        "responder not callable",
+        {"responder": "respond"},
+        "invalid_responder",
+        "must use a callable responder.",
+    ),
+    ("events not a sequence", ModelStep.stream(42), "invalid_stream_events", None),  # type: ignore[arg-type]
     (
         "events with a dict",
         ModelStep.stream([{"type": "response.created"}]),  # type: ignore[list-item]
         "invalid_stream_events",
+        None,
     ),
     (
         "error and responder",
         {"error": Boom("x"), "responder": lambda call: []},
         "conflicting_outcomes",
+        "cannot combine error, responder, and stream_events outcomes.",
     ),
     (
         "error and stream events",
         ModelStep(error=Boom("x"), stream_events=[]),
         "conflicting_outcomes",
+        "cannot combine error, responder, and stream_events outcomes.",
     ),
     (
         "responder and stream events",
         ModelStep(responder=lambda call: [], stream_events=[]),
         "conflicting_outcomes",
+        "cannot combine error, responder, and stream_events outcomes.",
     ),
     (
         "advice not advice",
         ModelStep.raise_error(Boom("x"), retry_advice={"suggested": True}),  # type: ignore[arg-type]
         "invalid_retry_advice",
+        "requires an error and a ModelRetryAdvice value.",
     ),
     (
         "advice without error",
         {"output": [], "retry_advice": ModelRetryAdvice(suggested=True)},
         "invalid_retry_advice",
+        "requires an error and a ModelRetryAdvice value.",
     ),
 ]
 
@@ -404,22 +445,31 @@ STRICTER: list[tuple[str, Any, str]] = [
 ]
 
 
-@pytest.mark.parametrize(("label", "bad", "reason"), INVALID, ids=[case[0] for case in INVALID])
+@pytest.mark.parametrize(
+    ("label", "bad", "reason", "sentence"), INVALID, ids=[case[0] for case in INVALID]
+)
 @pytest.mark.parametrize("extra_checks", [False, True], ids=["bare", "extra_checks"])
 def test_malformed_step_is_rejected_by_the_constructor(
-    label: str, bad: Any, reason: str, extra_checks: bool
+    label: str, bad: Any, reason: str, sentence: str | None, extra_checks: bool
 ) -> None:
+    """The message begins with the SDK double's sentence for the same step, so a test
+    matching it passes with either double; our explanation follows on the same line."""
     with pytest.raises(InvalidModelStep) as raised:
         ScriptedModel([_ok(), _ok(), bad], extra_checks=extra_checks)
 
     assert raised.value.reason == reason
     assert raised.value.input_index == 2
-    assert str(raised.value).startswith("Invalid model step #3: ")
+    text = str(raised.value)
+    assert text.startswith(f"Scripted model step #3 {sentence or 'is invalid:'} ")
+    assert text.endswith(raised.value.detail[1:])
+    assert "\n" not in text
 
 
-@pytest.mark.parametrize(("label", "bad", "reason"), INVALID, ids=[case[0] for case in INVALID])
+@pytest.mark.parametrize(
+    ("label", "bad", "reason", "sentence"), INVALID, ids=[case[0] for case in INVALID]
+)
 def test_malformed_step_is_never_queued_by_extend_or_enqueue(
-    label: str, bad: Any, reason: str
+    label: str, bad: Any, reason: str, sentence: str | None
 ) -> None:
     model = ScriptedModel([_ok()])
 
@@ -437,7 +487,7 @@ def test_malformed_step_is_never_queued_by_extend_or_enqueue(
 def test_extra_checks_refuse_more_steps_when_queued(label: str, bad: Any, reason: str) -> None:
     model = ScriptedModel([_ok()], extra_checks=True)
 
-    with pytest.raises(InvalidModelStep, match=r"^Invalid model step #2: ") as extended:
+    with pytest.raises(InvalidModelStep, match=r"^Scripted model step #2 is invalid: ") as extended:
         model.extend([_ok(), bad])
     with pytest.raises(InvalidModelStep) as enqueued:
         model.enqueue(bad)
@@ -804,6 +854,33 @@ def test_changing_queued_retry_advice_or_stream_events_changes_nothing_queued() 
     assert first.retry_advice is not None
     assert first.retry_advice.suggested is True
     assert second.stream_events == []
+
+
+@pytest.mark.asyncio
+async def test_stream_freezes_the_events_it_was_given_when_the_step_is_built() -> None:
+    """MOD-17: ``ModelStep.stream(events)`` keeps a tuple made when the step is built, so
+    emptying the caller's list afterwards changes neither the step nor the streamed run."""
+    from agents.testing.model import _stream_events_for_step  # type: ignore[attr-defined]
+
+    events = list(
+        _stream_events_for_step(
+            ModelStep(output=[assistant_message("streamed")]), preserve_raw_usage=False
+        )
+    )
+    frozen = tuple(events)
+    step = ModelStep.stream(events, output=[assistant_message("not streamed")])
+    events.clear()
+
+    assert step.stream_events == frozen
+    assert isinstance(step.stream_events, tuple)
+    result = Runner.run_streamed(
+        Agent(name="a", model=ScriptedModel([step])),
+        "hi",
+        run_config=RunConfig(tracing_disabled=True),
+    )
+    async for _ in result.stream_events():
+        pass
+    assert result.final_output == "streamed"
 
 
 # -- constructor arguments -------------------------------------------------------------

@@ -43,7 +43,7 @@ def test_an_unconsumed_step_is_reported_at_the_line_that_made_the_double(
             "*ERROR at teardown of test_leaves_a_step*",
             "    async def test_leaves_a_step(scripted_model):",
             ">       model = scripted_model(*",
-            "E       *UnconsumedModelSteps: 1 scripted model step was not consumed*",
+            "E       *UnconsumedModelSteps: 1 scripted model step(s) were not consumed.*",
             "test_left.py:8: UnconsumedModelSteps",
         ]
     )

@@ -96,9 +96,9 @@ async def test_a_send_no_pending_member_expects_fails_in_strict_mode() -> None:
             await session.send_message("c")
 
     assert str(info.value) == (
-        "Unexpected Realtime send #2 (RealtimeModelSendUserInput): event did not match the "
-        "next scripted expectation; no pending member of the any_order() group at step 2 "
-        "expects it (they expect: a RealtimeModelSendUserInput equal to the scripted one). "
+        "Unexpected Realtime send: event did not match the next scripted expectation. Send "
+        "#2 was a RealtimeModelSendUserInput; no pending member of the any_order() group at "
+        "step 2 expects it (they expect: a RealtimeModelSendUserInput equal to the scripted one). "
         "Nothing was recorded and the step is still pending. Fix the order of the steps or "
         "the expectation, or pass strict=False to let unrelated sends through; compare "
         ".actual with .expected on this error."
@@ -144,7 +144,7 @@ async def test_pending_group_members_are_listed_and_reported() -> None:
     with pytest.raises(UnconsumedRealtimeSteps) as info:
         model.assert_complete()
     assert str(info.value) == (
-        "2 scripted Realtime step(s) were not consumed; still expected: a "
+        "2 scripted Realtime step(s) were not consumed. Still expected: a "
         "RealtimeModelSendUserInput equal to the scripted one; a RealtimeModelSendUserInput. "
         "The session ended before sending them; check what the code under test sent "
         "(model.sent_events) or remove the steps."

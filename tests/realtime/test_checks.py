@@ -300,6 +300,48 @@ async def test_an_emitted_item_that_is_not_an_incoming_event_is_refused_with_its
     assert received == [outgoing]
 
 
+def _looped() -> dict[str, Any]:
+    looped: dict[str, Any] = {"type": "custom.event"}
+    looped["self"] = looped
+    return looped
+
+
+@pytest.mark.asyncio
+async def test_an_event_that_contains_itself_reaches_the_session_bare_and_is_refused_checked() -> (
+    None
+):
+    """As the SDK's own double, a bare model delivers an emitted event whose data refers
+    back to itself (copied with its cycle); with ``extra_checks`` it is refused where it was
+    scripted, naming the cycle, and never ends in ``RecursionError``."""
+    from agents.realtime.model_events import RealtimeModelRawServerEvent
+
+    def step() -> RealtimeStep:
+        return RealtimeStep(expect=HELLO, emit=[RealtimeModelRawServerEvent(data=_looped())])
+
+    with pytest.raises(InvalidRealtimeStep) as caught:
+        ScriptedRealtimeModel([step()], extra_checks=True)
+    error = caught.value
+    assert (error.reason, error.input_index, error.field) == ("invalid_event", 0, "emit")
+    assert str(error) == (
+        "Invalid realtime script (invalid_event) in 'emit': step 1: item 1.data['self'] "
+        "refers back to item 1.data, so the value contains itself (a cycle); the session "
+        "hands events on as data, so script a tree"
+    )
+    with pytest.raises(InvalidRealtimeStep, match=r"in 'connect_events': item 1\.data\['self'\]"):
+        ScriptedRealtimeModel(
+            connect_events=[RealtimeModelRawServerEvent(data=_looped())], extra_checks=True
+        )
+
+    model = ScriptedRealtimeModel([step()])
+    async with await runner_for(model).run() as session:
+        await session.send_message("Hello")
+        raw = await first_raw_event(session)
+    assert isinstance(raw, RealtimeModelRawServerEvent)
+    assert raw.data["type"] == "custom.event"
+    assert raw.data["self"] is raw.data
+    model.assert_complete()
+
+
 def test_an_any_order_member_is_checked_and_named_too() -> None:
     from agents_testing.realtime import any_order
 

@@ -144,7 +144,8 @@ async def test_a_send_after_the_script_ran_out_says_no_scripted_steps_remain(
 
     error = caught.value
     assert str(error).startswith(
-        "Unexpected Realtime send #1 (RealtimeModelSendUserInput): no scripted steps remain."
+        "Unexpected Realtime send: no scripted steps remain. Send #1 was a "
+        "RealtimeModelSendUserInput; "
     )
     assert error.actual == RealtimeModelSendUserInput(user_input=SECRET_SENT)
     assert (error.expected, error.send_index, error.step_index) == (None, 0, None)

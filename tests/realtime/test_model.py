@@ -95,8 +95,9 @@ async def test_strict_mismatch_raises_unexpected_send_with_fields() -> None:
     async with await runner_for(model).run() as session:
         with pytest.raises(
             UnexpectedRealtimeSend,
-            match=r"^Unexpected Realtime send #1 \(RealtimeModelSendUserInput\): event did not "
-            r"match the next scripted expectation; step 1 expects a RealtimeModelSendUserInput",
+            match=r"^Unexpected Realtime send: event did not match the next scripted "
+            r"expectation\. Send #1 was a RealtimeModelSendUserInput; step 1 expects a "
+            r"RealtimeModelSendUserInput",
         ) as caught:
             await session.send_message("Goodbye")
         # The rejected send left no trace: the right one completes the script.
@@ -439,7 +440,11 @@ def test_connect_events_with_a_connect_error_are_refused_before_the_steps_are_re
         yield
 
     for extra_checks in (False, True):
-        with pytest.raises(ValueError, match="both connect events and a connect error") as caught:
+        with pytest.raises(
+            ValueError,
+            match=r"^A ScriptedRealtimeModel cannot define both connect events and a connect "
+            r"error\. ",
+        ) as caught:
             ScriptedRealtimeModel(
                 steps(),
                 connect_events=[delta("welcome")],
@@ -463,7 +468,8 @@ async def test_close_error_surfaces_from_session_exit_and_still_disconnects() ->
 
     assert (model.connected, model.closed, model.close_calls) == (False, True, 1)
     with pytest.raises(
-        RealtimeScriptError, match=r"disconnected \(RealtimeModelSendUserInput after close\(\)\)"
+        RealtimeScriptError,
+        match=r"disconnected\. A RealtimeModelSendUserInput was sent after close\(\)",
     ):
         await session.send_message("late")
 
@@ -486,7 +492,8 @@ async def test_sending_before_connect_raises_script_error() -> None:
     model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO)])
 
     with pytest.raises(
-        RealtimeScriptError, match="Cannot send an event while the scripted model is disconnected"
+        RealtimeScriptError,
+        match=r"^Cannot send an event while the scripted model is disconnected\. ",
     ):
         await model.send_event(HELLO)
     with pytest.raises(RealtimeScriptError, match="disconnected"):
@@ -531,7 +538,8 @@ async def test_emit_while_disconnected_raises_script_error() -> None:
     model = ScriptedRealtimeModel()
 
     with pytest.raises(
-        RealtimeScriptError, match="Cannot emit events while the scripted model is disconnected"
+        RealtimeScriptError,
+        match=r"^Cannot emit events while the scripted model is disconnected\. ",
     ):
         await model.emit(delta("too early"))
 
@@ -912,7 +920,7 @@ async def test_error_messages_survive_values_whose_repr_raises_or_is_huge() -> N
         with pytest.raises(UnexpectedRealtimeSend) as caught:
             await session.send_message(hostile)
 
-    assert "Unexpected Realtime send #1 (RealtimeModelSendUserInput)" in str(caught.value)
+    assert "Send #1 was a RealtimeModelSendUserInput;" in str(caught.value)
     assert "Predicate() accepts" in str(caught.value)
     assert len(str(caught.value)) < 1000
     with pytest.raises(UnconsumedRealtimeSteps) as unconsumed:
@@ -943,17 +951,29 @@ def test_structured_errors_survive_pickling_with_their_fields(error: Exception) 
     assert str(copy) == str(error)
 
 
+@pytest.mark.parametrize("condition", [False, True])
 @pytest.mark.asyncio
-async def test_withheld_conditional_send_after_close_is_no_send_and_no_error() -> None:
+async def test_a_conditional_send_after_close_is_refused_before_its_condition_is_asked(
+    condition: bool,
+) -> None:
+    """As the SDK's own double: a model that is not connected refuses ``send_event_if``
+    at once (RT-3), whatever the condition would have said; it is never asked."""
     model = ScriptedRealtimeModel([RealtimeStep(expect=HELLO)])
+    asked: list[bool] = []
+
+    def send_if() -> bool:
+        asked.append(condition)
+        return condition
 
     async with await runner_for(model).run():
         pass
 
-    assert await model.send_event_if(HELLO, lambda: False) is False
-    with pytest.raises(RealtimeScriptError, match="after close"):
-        await model.send_event_if(HELLO, lambda: True)
-    assert model.sent_events == ()
+    with pytest.raises(
+        RealtimeScriptError,
+        match=r"^Cannot send an event while the scripted model is disconnected\. .* after close",
+    ):
+        await model.send_event_if(HELLO, send_if)
+    assert (asked, model.sent_events) == ([], ())
 
 
 def test_none_for_emit_and_connect_events_means_no_events() -> None:

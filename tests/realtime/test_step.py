@@ -135,9 +135,9 @@ def test_step_with_both_emit_and_error_is_a_value_error_before_anything_else() -
     assert isinstance(error, InvalidStepError)
     assert isinstance(error, RealtimeScriptError)
     assert (error.reason, error.input_index, error.field) == ("conflicting_outcomes", 0, "emit")
-    assert str(error).startswith(
-        "Invalid realtime script (conflicting_outcomes) in 'emit': A RealtimeStep cannot "
-        "define both emit events and an error;"
+    assert str(error) == (
+        "A RealtimeStep cannot define both emit events and an error. Split it into two "
+        "steps or drop one outcome."
     )
 
 

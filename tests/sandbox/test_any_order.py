@@ -196,8 +196,9 @@ async def test_pending_group_members_are_listed_and_reported() -> None:
     with pytest.raises(UnconsumedSandboxSteps) as info:
         sandbox.assert_complete()
     assert str(info.value) == (
-        "2 sandbox step(s) were never used: read, write. The workflow ended before reaching "
-        "them; remove them or find out why the workflow stopped early."
+        "Scripted sandbox session has 2 unconsumed step(s). Pending: read, write. The "
+        "workflow ended before reaching them; remove them or find out why the workflow "
+        "stopped early."
     )
     assert info.value.pending_methods == ("read", "write")
 
@@ -207,22 +208,22 @@ async def test_pending_group_members_are_listed_and_reported() -> None:
     [
         (
             [{"method": "exec", "result": _out("a")}, any_order()],
-            "Sandbox step #2 is invalid (invalid_group): any_order() needs at least one step; "
+            "Scripted sandbox step #2 is invalid: any_order() needs at least one step; "
             "an empty group would match no call, so remove it or give it the steps that may "
-            "come in any order",
+            "come in any order.",
             "invalid_group",
         ),
         (
             [any_order({"method": "write"}, any_order({"method": "write"}))],
-            "Sandbox step #1 is invalid (invalid_group): any_order() member 2 is itself a "
+            "Scripted sandbox step #1 is invalid: any_order() member 2 is itself a "
             "group; groups cannot be nested (a group already accepts its members in any "
-            "order), so list the inner steps in the outer group",
+            "order), so list the inner steps in the outer group.",
             "invalid_group",
         ),
         (
             [any_order({"method": "write"}, {"method": "teleport"})],
-            "Sandbox step #1 ('teleport') is invalid (unknown_method): any_order() member 2: "
-            "the installed SDK's scriptable methods are ",
+            "Scripted sandbox step #1 has an unknown method. any_order() member 2: "
+            "'teleport' is not one; the installed SDK's scriptable methods are ",
             "unknown_method",
         ),
     ],

@@ -336,3 +336,36 @@ async def test_a_callable_argument_is_recorded_as_it_is() -> None:
     async with sandbox:
         await sandbox.apply_patch([callback])
     assert sandbox.calls[0].args[0][0] is callback
+
+
+@pytest.mark.parametrize("extra_checks", [False, True], ids=["bare", "extra-checks"])
+@pytest.mark.asyncio
+async def test_an_argument_that_contains_itself_is_refused_before_anything_is_recorded(
+    extra_checks: bool,
+) -> None:
+    """The SDK's own double recurses until ``RecursionError`` on such an argument; ours
+    refuses it with a ``TypeError`` that names the argument's position, never its keys."""
+    looped: dict[str, Any] = {"secret-key": 1}
+    looped["self"] = looped
+    sandbox = scripted_sandbox_session(
+        [{"method": "apply_patch", "result": "ok"}], extra_checks=extra_checks
+    )
+    async with sandbox:
+        with pytest.raises(InvalidSandboxArgument) as raised:
+            await sandbox.apply_patch([looped])
+        assert await sandbox.apply_patch([]) == "ok"
+
+    error = raised.value
+    assert isinstance(error, TypeError)
+    assert (error.method, error.call_index, error.argument, error.got) == (
+        "apply_patch",
+        0,
+        "args[0]",
+        "a list that contains itself",
+    )
+    assert str(error) == (
+        "Sandbox apply_patch call #1 argument 'args[0]' (a list) contains itself (a "
+        "reference cycle) and cannot be copied for the recorded history. Pass a value "
+        "without a cycle. Nothing was recorded or consumed."
+    )
+    assert [call.args for call in sandbox.calls] == [([],)]

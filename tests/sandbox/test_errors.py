@@ -56,7 +56,7 @@ async def test_a_call_after_the_script_ends_is_unexpected(run_sandbox: Any) -> N
     assert error.call.args == ("whoami",)
     assert (error.remaining_steps, error.pending_steps) == (0, ())
     # Arguments may hold secrets: the message names the method and number only.
-    assert str(error).startswith("Unexpected sandbox exec call #2; no sandbox steps remain.")
+    assert str(error).startswith("Unexpected sandbox exec call #2: no scripted steps remain. ")
     assert "whoami" not in str(error)
     # Only steps count: every step was used, so the script is complete.
     sandbox.assert_complete()
@@ -306,7 +306,9 @@ async def test_unused_steps_are_reported_with_their_methods(run_sandbox: Any) ->
             {"method": "write", "result": None},
         )
     )
-    assert "2 sandbox step(s) were never used: mkdir, write" in str(raised.value)
+    assert str(raised.value).startswith(
+        "Scripted sandbox session has 2 unconsumed step(s). Pending: mkdir, write. "
+    )
 
 
 @pytest.mark.asyncio
@@ -378,7 +380,7 @@ async def test_errors_survive_pickling_with_their_fields() -> None:
     assert (invalid.reason, invalid.input_index, invalid.method) == ("unknown_method", 1, "cp")
     assert invalid.detail == refused.value.detail
     assert str(invalid) == str(refused.value)
-    assert "Sandbox step #2 ('cp')" in str(invalid)
+    assert str(invalid).startswith("Scripted sandbox step #2 has an unknown method. 'cp' ")
 
 
 def test_errors_are_built_from_a_message_and_keyword_fields() -> None:

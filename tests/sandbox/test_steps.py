@@ -38,25 +38,62 @@ def _exec_model(*commands: str) -> ScriptedModel:
 
 @pytest.mark.parametrize("extra_checks", [False, True], ids=["bare", "extra-checks"])
 @pytest.mark.parametrize(
-    ("step", "reason", "method"),
+    ("step", "reason", "method", "sentence"),
     [
-        ("exec", "invalid_input", None),
-        ({"result": OK}, "invalid_input", None),
-        ({"method": 3, "result": OK}, "invalid_input", None),
-        ({"method": "exec", "result": OK, "expect": 1}, "invalid_input", "exec"),
-        ({"method": "cp", "result": None}, "unknown_method", "cp"),
-        ({"method": "exec", "match": "pwd", "result": OK}, "invalid_matcher", "exec"),
-        ({"method": "exec", "result": OK, "error": OSError()}, "invalid_outcome", "exec"),
-        ({"method": "exec"}, "invalid_outcome", "exec"),
-        ({"method": "exec", "responder": "ok"}, "invalid_outcome", "exec"),
-        ({"method": "exec", "error": "boom"}, "invalid_outcome", "exec"),
-        ({"method": "exec", "error": ExecTransportError}, "invalid_outcome", "exec"),
+        ("exec", "invalid_input", None, "must be a mapping."),
+        ({"result": OK}, "unknown_method", None, "has an unknown method."),
+        ({"method": 3, "result": OK}, "unknown_method", None, "has an unknown method."),
+        (
+            {"method": "exec", "result": OK, "expect": 1},
+            "invalid_input",
+            "exec",
+            "contains unsupported fields.",
+        ),
+        ({"method": "cp", "result": None}, "unknown_method", "cp", "has an unknown method."),
+        (
+            {"method": "exec", "match": "pwd", "result": OK},
+            "invalid_matcher",
+            "exec",
+            "for exec must use a callable matcher.",
+        ),
+        (
+            {"method": "exec", "result": OK, "error": OSError()},
+            "invalid_outcome",
+            "exec",
+            "for exec must define exactly one outcome.",
+        ),
+        (
+            {"method": "exec"},
+            "invalid_outcome",
+            "exec",
+            "for exec must define exactly one outcome.",
+        ),
+        (
+            {"method": "exec", "responder": "ok"},
+            "invalid_outcome",
+            "exec",
+            "for exec must use a callable responder.",
+        ),
+        (
+            {"method": "exec", "error": "boom"},
+            "invalid_outcome",
+            "exec",
+            "for exec must use an Exception.",
+        ),
+        (
+            {"method": "exec", "error": ExecTransportError},
+            "invalid_outcome",
+            "exec",
+            "for exec must use an Exception.",
+        ),
     ],
-    ids=lambda value: value if isinstance(value, str) else None,
+    ids=lambda value: value if isinstance(value, str) and not value.endswith(".") else None,
 )
 def test_a_malformed_step_is_rejected_with_reason_index_and_method(
-    step: Any, reason: str, method: str | None, extra_checks: bool
+    step: Any, reason: str, method: str | None, sentence: str, extra_checks: bool
 ) -> None:
+    """The message begins with the sentence the SDK's own double says for the problem,
+    so a test that matches it passes with either; our explanation follows."""
     with pytest.raises(InvalidSandboxStep) as raised:
         scripted_sandbox_session([VALID, step], extra_checks=extra_checks)
     assert (raised.value.reason, raised.value.input_index, raised.value.method) == (
@@ -64,7 +101,8 @@ def test_a_malformed_step_is_rejected_with_reason_index_and_method(
         1,
         method,
     )
-    assert str(raised.value).startswith("Sandbox step #2")
+    assert str(raised.value).startswith(f"Scripted sandbox step #2 {sentence} ")
+    assert "\n" not in str(raised.value)
 
 
 WRONGLY_TYPED: list[SandboxStepSpec] = [
@@ -473,7 +511,7 @@ class HostileKey:
 def test_messages_survive_values_whose_repr_fails(step: Any) -> None:
     with pytest.raises(InvalidSandboxStep) as raised:
         scripted_sandbox_session([step])
-    assert str(raised.value).startswith("Sandbox step #1")
+    assert str(raised.value).startswith("Scripted sandbox step #1 ")
     assert len(str(raised.value)) < 600
 
 

@@ -137,7 +137,7 @@ async def test_pending_group_members_are_reported_and_plain_members_go_in_order(
 
     with pytest.raises(UnconsumedVoiceSteps) as info:
         tts.assert_complete()
-    assert str(info.value).startswith("3 scripted TTS result(s) were not consumed (3 tts).")
+    assert str(info.value).startswith("3 scripted TTS result(s) were not consumed. Left: 3 tts.")
     assert [chunk async for chunk in tts.run("y", _settings())] == [SECOND]
     with pytest.raises(ValueError, match="tts down"):
         [chunk async for chunk in tts.run("z", _settings())]

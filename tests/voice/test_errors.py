@@ -135,6 +135,9 @@ async def test_an_exhausted_static_transcription_says_no_scripted_transcriptions
 
     assert isinstance(error, UnexpectedVoiceCall)
     assert error.operation == "static_transcription"
+    assert str(error).startswith(
+        "Unexpected static transcription call: no scripted transcriptions remain. "
+    )
     with pytest.raises(UnexpectedVoiceCall, match="no scripted transcriptions remain"):
         await stt.transcribe(_silence(), STTModelSettings(), False, False)
 
@@ -149,7 +152,9 @@ async def test_an_exhausted_session_script_says_no_scripted_sessions_remain() ->
 
     assert isinstance(error, UnexpectedVoiceCall)
     assert error.operation == "streamed_session"
-    assert "no scripted sessions remain" in str(error)
+    assert str(error).startswith(
+        "Unexpected streamed transcription session: no scripted sessions remain. "
+    )
 
 
 @pytest.mark.asyncio
@@ -162,6 +167,7 @@ async def test_an_exhausted_tts_script_says_no_scripted_results_remain() -> None
 
     assert isinstance(error, UnexpectedVoiceCall)
     assert error.operation == "tts"
+    assert str(error).startswith("Unexpected TTS call: no scripted results remain. ")
     with pytest.raises(UnexpectedVoiceCall, match="no scripted results remain"):
         [chunk async for chunk in tts.run("again", TTSModelSettings())]
 
@@ -176,7 +182,7 @@ async def test_an_exhausted_workflow_says_no_scripted_turns_remain() -> None:
 
     assert isinstance(error, UnexpectedVoiceCall)
     assert error.operation == "workflow_turn"
-    assert "no scripted turns remain" in str(error)
+    assert str(error).startswith("Unexpected workflow turn: no scripted turns remain. ")
 
 
 @pytest.mark.asyncio
@@ -189,7 +195,10 @@ async def test_a_second_start_says_no_scripted_startup_step_remains() -> None:
     stt = ScriptedSTTModel(sessions=[["hi"]])
     assert await _drain(_pipeline(stt, workflow, tts), StreamedAudioInput()) is None
 
-    with pytest.raises(UnexpectedVoiceCall, match="no scripted startup step remains") as caught:
+    with pytest.raises(
+        UnexpectedVoiceCall,
+        match=r"^Unexpected workflow startup call: no scripted startup step remains\. ",
+    ) as caught:
         [text async for text in workflow.on_start()]
     assert (caught.value.operation, caught.value.call_index) == ("workflow_start", 1)
     # A workflow made without a start may start any number of times.
@@ -206,7 +215,9 @@ async def test_unconsumed_transcription_turns_are_counted_also_after_close() -> 
     assert await turns.__anext__() == "one"
     await session.close()
 
-    with pytest.raises(UnconsumedVoiceSteps, match="2 scripted transcription turn") as caught:
+    with pytest.raises(
+        UnconsumedVoiceSteps, match=r"^2 scripted transcription turn\(s\) were not consumed\. "
+    ) as caught:
         session.assert_complete()
     assert (caught.value.remaining_steps, caught.value.pending_steps) == (
         2,
@@ -217,7 +228,9 @@ async def test_unconsumed_transcription_turns_are_counted_also_after_close() -> 
 def test_unconsumed_stt_steps_count_static_transcriptions_and_sessions_first() -> None:
     stt = ScriptedSTTModel(["a", "b"], sessions=[["turn"]])
 
-    with pytest.raises(UnconsumedVoiceSteps, match="3 scripted STT step") as caught:
+    with pytest.raises(
+        UnconsumedVoiceSteps, match=r"^3 scripted STT step\(s\) were not consumed\. "
+    ) as caught:
         stt.assert_complete()
     assert caught.value.remaining_steps == 3
 
@@ -238,7 +251,9 @@ async def test_the_stt_check_then_reports_each_created_sessions_own_turns() -> N
 
 def test_unconsumed_tts_results_say_scripted_tts_result() -> None:
     """Shows VOX-2."""
-    with pytest.raises(UnconsumedVoiceSteps, match="2 scripted TTS result") as caught:
+    with pytest.raises(
+        UnconsumedVoiceSteps, match=r"^2 scripted TTS result\(s\) were not consumed\. "
+    ) as caught:
         ScriptedTTSModel([[b"\x00\x00"], [b"\x00\x00"]]).assert_complete()
     assert caught.value.remaining_steps == 2
 
@@ -246,16 +261,87 @@ def test_unconsumed_tts_results_say_scripted_tts_result() -> None:
 @pytest.mark.parametrize(
     ("turns", "start", "message", "remaining"),
     [
-        ([], "Welcome.", "1 scripted workflow startup step", 1),
-        (["One.", "Two."], None, "2 scripted workflow turn", 2),
-        (["One.", "Two."], "Welcome.", "3 scripted workflow step", 3),
+        ([], "Welcome.", "1 scripted workflow startup step was not consumed. ", 1),
+        (["One.", "Two."], None, "2 scripted workflow turn(s) were not consumed. ", 2),
+        (["One.", "Two."], "Welcome.", "3 scripted workflow step(s) were not consumed. ", 3),
     ],
     ids=["start", "turns", "start-and-turns"],
 )
 def test_unconsumed_workflow_steps_are_worded_by_what_is_left(
     turns: list[str], start: str | None, message: str, remaining: int
 ) -> None:
-    """Shows VOX-2."""
-    with pytest.raises(UnconsumedVoiceSteps, match=message) as caught:
+    """Shows VOX-2: the message begins with the SDK double's whole sentence."""
+    with pytest.raises(UnconsumedVoiceSteps) as caught:
         ScriptedVoiceWorkflow(turns, start=start).assert_complete()
+    assert str(caught.value).startswith(message)
     assert caught.value.remaining_steps == remaining
+
+
+def _looped_chunks() -> list[Any]:
+    chunks: list[Any] = [b"\x00\x00"]
+    chunks.append(chunks)
+    return chunks
+
+
+def _looped_turn() -> list[Any]:
+    turn: list[Any] = ["Hello."]
+    turn.append(turn)
+    return turn
+
+
+@pytest.mark.parametrize(
+    ("build", "reason", "argument", "where"),
+    [
+        (
+            lambda checks: ScriptedTTSModel([_looped_chunks()], extra_checks=checks),
+            "invalid_tts_result",
+            "results",
+            "result 1[1] refers back to result 1",
+        ),
+        (
+            lambda checks: ScriptedSTTModel([_looped_turn()], extra_checks=checks),  # type: ignore[list-item]
+            "invalid_transcription",
+            "transcriptions",
+            "transcription 1[1] refers back to transcription 1",
+        ),
+        (
+            lambda checks: ScriptedSTTModel(sessions=[_looped_turn()], extra_checks=checks),
+            "invalid_session",
+            "sessions",
+            "session 1[1] refers back to session 1",
+        ),
+        (
+            lambda checks: ScriptedVoiceWorkflow([_looped_turn()], extra_checks=checks),
+            "invalid_workflow_result",
+            "turns",
+            "turn 1[1] refers back to turn 1",
+        ),
+        (
+            lambda checks: ScriptedVoiceWorkflow(start=_looped_turn(), extra_checks=checks),
+            "invalid_workflow_result",
+            "start",
+            "start[1] refers back to start",
+        ),
+    ],
+    ids=["tts", "transcription", "session", "turn", "start"],
+)
+def test_a_result_that_contains_itself_is_refused_naming_the_cycle_with_extra_checks(
+    build: Any, reason: str, argument: str, where: str
+) -> None:
+    """With ``extra_checks`` the cycle is named; a bare double refuses the same value by
+    its type, as before (the SDK's doubles take it and fail later); never a
+    ``RecursionError``."""
+    with pytest.raises(InvalidVoiceStep) as checked:
+        build(True)
+    assert (checked.value.reason, checked.value.input_index, checked.value.argument) == (
+        reason,
+        0,
+        argument,
+    )
+    assert str(checked.value).startswith(
+        f"{where}, so the value contains itself (a cycle) ({argument} item 1, "
+    )
+
+    with pytest.raises(InvalidVoiceStep) as bare:
+        build(False)
+    assert "contains itself" not in str(bare.value)

@@ -241,7 +241,8 @@ async def test_a_static_transcription_beyond_the_script_is_unexpected(
     assert error.call_index == 0
     assert isinstance(error.call, STTCall)
     assert str(error).startswith(
-        "Unexpected static transcription call #1: no scripted transcriptions remain."
+        "Unexpected static transcription call: no scripted transcriptions remain. It was "
+        "static transcription call #1; "
     )
     assert len(stt.calls) == 1
 
@@ -301,7 +302,8 @@ async def test_assert_complete_counts_transcriptions_sessions_and_turns_of_creat
         "streamed_session",
     )
     assert str(after.value).startswith(
-        "3 scripted STT step(s) were not consumed (2 static_transcription, 1 streamed_session)."
+        "3 scripted STT step(s) were not consumed. Left: 2 static_transcription, 1 "
+        "streamed_session."
     )
 
 

@@ -327,5 +327,7 @@ async def test_an_unexpected_tts_call_has_a_short_numbered_message(
     )
 
     assert isinstance(outcome.error, UnexpectedVoiceCall)
-    assert str(outcome.error).startswith("Unexpected TTS call #2: no scripted results remain.")
+    assert str(outcome.error).startswith(
+        "Unexpected TTS call: no scripted results remain. It was TTS call #2; "
+    )
     assert outcome.error.call == TTSCall("The second one follows.", tts.calls[1].settings)

@@ -411,7 +411,7 @@ async def test_assert_complete_reports_an_unused_start_and_every_unused_turn(
         workflow.assert_complete()
     assert caught.value.pending_steps == ("workflow_start", "workflow_turn", "workflow_turn")
     assert str(caught.value).startswith(
-        "3 scripted workflow step(s) were not consumed (1 workflow_start, 2 workflow_turn)."
+        "3 scripted workflow step(s) were not consumed. Left: 1 workflow_start, 2 workflow_turn."
     )
 
 

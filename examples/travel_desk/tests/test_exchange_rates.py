@@ -78,7 +78,7 @@ async def test_the_booking_agent_quotes_the_rate_the_rates_server_gives(
         "book_flight",
     ]
     assert model.calls[2].tool_output("rate") == [
-        {"type": "input_text", "text": '{"currency": "EUR", "per_usd": 0.92}'}
+        {"type": "input_text", "text": '{\n  "currency": "EUR",\n  "per_usd": 0.92\n}'}
     ]
 
 

@@ -497,7 +497,8 @@ def test_unwrapped_copy_failures_raise_the_values_own_exception_object() -> None
     if sys.version_info >= (3, 11):
         assert refusal.__notes__ == [
             "agents-testing: Cannot snapshot extra_args['k'][0]: a "
-            "tests.core.detach.test_detach._RefusesCopy cannot be copied (RuntimeError: x). "
+            "tests.core.detach.test_detach._RefusesCopy cannot be copied (RuntimeError, the "
+            "cause). "
             "Recorded history keeps detached copies, so pass plain data, pydantic models or "
             "objects that copy.deepcopy can copy (not locks, generators, open or closed "
             "files, memoryviews or other live resources)."

@@ -205,5 +205,114 @@ async def test_a_scripted_server_can_list_what_a_recorded_one_listed(recorded: R
 
     assert [tool.name for tool in tools] == ["convert", "currencies"]
     assert prompt.messages[0].content.text == "Quote 100 USD in EUR."  # type: ignore[union-attr]
-    assert result.content[0].text == '{"result": 1.84}'  # type: ignore[union-attr]
+    assert result.content[0].text == '{\n  "result": 1.84\n}'  # type: ignore[union-attr]
     server.assert_complete()
+
+
+async def test_a_recorded_failure_replays_once_whatever_max_retry_attempts_says(
+    tmp_path: Path,
+) -> None:
+    """A recorded call is what the runner saw after the server's own retries: replayed
+    with ``max_retry_attempts`` it fails once, and the next call gets the next step."""
+    from agents_testing.mcp import mcp_error, text_result
+
+    tools = [{"name": name, "inputSchema": {"type": "object"}} for name in ("down", "rates")]
+    source = ScriptedMCPServer(
+        [
+            {"tool": "down", "error": mcp_error("the rates service is down")},
+            {"tool": "rates", "result": text_result("EUR 0.92")},
+        ],
+        tools=tools,
+        name="rates",
+    )
+    cassette = MCPCassette(tmp_path / "rates.mcp.json")
+    model = ScriptedModel(_conversation())
+    async with cassette.record(source):
+        await Runner.run(
+            Agent(name="Desk", model=model, mcp_servers=[source]),
+            "Rates?",
+            run_config=RunConfig(tracing_disabled=True),
+        )
+    cassette.save()
+    recorded = tool_outputs(model)
+
+    for attempts in (2, -1):
+        replayed = cassette.replay(max_retry_attempts=attempts)
+        again = ScriptedModel(_conversation())
+        async with replayed:
+            result = await Runner.run(
+                Agent(name="Desk", model=again, mcp_servers=[replayed]),
+                "Rates?",
+                run_config=RunConfig(tracing_disabled=True),
+            )
+        assert result.final_output == "EUR 0.92."
+        assert tool_outputs(again) == recorded
+        assert [call.tool for call in replayed.calls] == ["down", "rates"]
+        replayed.assert_complete()
+
+
+def _conversation() -> list[Any]:
+    return [
+        [function_call("down", {}, call_id="a")],
+        [function_call("rates", {}, call_id="b")],
+        [assistant_message("EUR 0.92.")],
+    ]
+
+
+async def test_a_call_the_sdk_refuses_before_connecting_is_not_recorded(tmp_path: Path) -> None:
+    """The SDK's own server refuses a call before ``connect()`` without a request; the
+    recording has nothing to replay for it."""
+    from agents import UserError
+    from agents.mcp import MCPServerStdio
+
+    real = MCPServerStdio(params={"command": "no-such-server"}, name="rates")
+    cassette = MCPCassette(tmp_path / "rates.mcp.json")
+    cassette.record(real)
+
+    with pytest.raises(UserError, match="Server not initialized"):
+        await real.call_tool("convert", {"amount": 1})
+
+    calls = json.loads(cassette.dumps())["calls"]
+    assert [call["method"] for call in calls] == ["server"]
+
+
+async def test_a_result_that_contains_itself_reaches_the_run_and_refuses_the_write(
+    tmp_path: Path,
+) -> None:
+    """A recorded server may answer with structured content that refers back to itself:
+    the run goes on as with the server alone (the model reads the text), and writing the
+    cassette is refused naming the cycle."""
+    from agents_testing.core.cassette import CassetteWriteError
+    from agents_testing.mcp import json_result
+
+    answer = json_result({"rate": 0.92})
+    looped: dict[str, Any] = {"rate": 0.92}
+    looped["self"] = looped
+    setattr(answer, _structured_field(answer), looped)
+    source = ScriptedMCPServer(
+        [{"tool": "rates", "result": answer}],
+        tools=[{"name": "rates", "inputSchema": {"type": "object"}}],
+        name="rates",
+    )
+    cassette = MCPCassette(tmp_path / "rates.mcp.json")
+    model = ScriptedModel([[function_call("rates", {}, call_id="a")], [assistant_message("Ok.")]])
+    async with cassette.record(source):
+        await Runner.run(
+            Agent(name="Desk", model=model, mcp_servers=[source]),
+            "Rates?",
+            run_config=RunConfig(tracing_disabled=True),
+        )
+
+    assert tool_outputs(model) == [[{"type": "input_text", "text": '{\n  "rate": 0.92\n}'}]]
+    with pytest.raises(CassetteWriteError, match=r"refers back to .*contains itself \(a cycle\)"):
+        cassette.save()
+    assert not cassette.exists
+
+
+def _structured_field(result: Any) -> str:
+    """``structuredContent`` on mcp 1, ``structured_content`` on mcp 2."""
+    return (
+        "structuredContent"
+        if "structuredContent" in type(result).model_fields
+        else ("structured_content")
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from datetime import date
 from typing import Any
 
 import pytest
@@ -26,7 +27,7 @@ def test_text_json_error_and_image_results_have_the_wire_shape_servers_send() ->
         "isError": False,
     }
     assert dump(json_result({"amount": 92.0})) == {
-        "content": [{"type": "text", "text": '{"amount": 92.0}'}],
+        "content": [{"type": "text", "text": '{\n  "amount": 92.0\n}'}],
         "structuredContent": {"amount": 92.0},
         "isError": False,
     }
@@ -89,7 +90,15 @@ def test_mcp_error_is_the_protocol_error_the_mcp_client_raises() -> None:
             lambda: tool_result([], is_error=1),  # type: ignore[arg-type]
             r"tool_result\(is_error\) must be a bool, got int",
         ),
-        (lambda: json_result({1j}), r"json_result\(value\) must be JSON data"),
+        (lambda: json_result({1j}), r"json_result\(value\) must be JSON data whose top level"),
+        (
+            lambda: json_result(_looped()),
+            r"json_result\(value\) must be JSON data; value\['self'\]",
+        ),
+        (
+            lambda: tool_result(["x"], structured=_looped()),
+            r"tool_result\(structured\) must be JSON data; structured\['self'\] refers back",
+        ),
         (
             lambda: image_result(3, "image/png"),  # type: ignore[arg-type]
             r"image_result\(data\) must be bytes or base64",
@@ -108,3 +117,33 @@ def test_mcp_error_is_the_protocol_error_the_mcp_client_raises() -> None:
 def test_bad_builder_arguments_are_refused(build: Any, message: str) -> None:
     with pytest.raises(InvalidMCPArgument, match=message):
         build()
+
+
+def _looped() -> dict[str, Any]:
+    looped: dict[str, Any] = {"k": 1}
+    looped["self"] = looped
+    return looped
+
+
+def test_json_result_writes_its_text_as_servers_with_an_output_schema_do() -> None:
+    """``pydantic_core.to_json(value, fallback=str, indent=2)``: two-space indents,
+    non-ASCII text as it is, and values JSON has no form for as their text (the slow
+    cassette tests compare it with a real server's, on mcp 1 and 2)."""
+    value = {
+        "desk": "東京",
+        "rates": [0.92, 151],
+        "open": True,
+        "note": None,
+        "day": date(2026, 1, 2),
+    }
+
+    result = dump(json_result(value))
+
+    assert result["content"] == [
+        {
+            "type": "text",
+            "text": '{\n  "desk": "東京",\n  "rates": [\n    0.92,\n    151\n  ],\n'
+            '  "open": true,\n  "note": null,\n  "day": "2026-01-02"\n}',
+        }
+    ]
+    assert result["structuredContent"] == {**value, "day": "2026-01-02"}

@@ -139,3 +139,54 @@ def test_a_static_result_is_copied_when_the_server_is_made() -> None:
     assert pending["result"].content[0].text == "92 EUR"  # type: ignore[union-attr]
     pending["result"].content.clear()  # type: ignore[union-attr]
     assert server.pending_steps[0]["result"].content  # type: ignore[union-attr]
+
+
+def _looped_result() -> Any:
+    """A json_result whose structured content was changed to refer back to itself."""
+    from agents_testing.mcp import json_result
+
+    result = json_result({"rate": 0.92})
+    looped: dict[str, Any] = {"rate": 0.92}
+    looped["self"] = looped
+    field = "structuredContent" if "structuredContent" in type(result).model_fields else None
+    setattr(result, field or "structured_content", looped)
+    return result
+
+
+@pytest.mark.asyncio
+async def test_a_result_that_contains_itself_is_refused_with_extra_checks_only(
+    run_agent: Any,
+) -> None:
+    """A real server sends JSON data, which holds no cycles: with ``extra_checks`` such a
+    scripted result is refused when the server is made (a responder's at the call), naming
+    the cycle; a bare server hands it on, and the model reads the result's text."""
+    from agents_testing.model import ScriptedModel, assistant_message, function_call
+
+    rates = [{"name": "rates", "inputSchema": {"type": "object"}}]
+    with pytest.raises(InvalidMCPStep) as caught:
+        ScriptedMCPServer(
+            [{"tool": "rates", "result": _looped_result()}], tools=rates, extra_checks=True
+        )
+    error = caught.value
+    assert (error.reason, error.input_index, error.tool) == ("invalid_outcome", 0, "rates")
+    assert "['self'] refers back to result.structured" in str(error)
+    assert str(error).endswith(
+        ", so the value contains itself (a cycle): a server sends JSON data, which holds no cycles"
+    )
+
+    responded = ScriptedMCPServer(
+        [{"tool": "rates", "responder": lambda call: _looped_result()}],
+        tools=rates,
+        extra_checks=True,
+    )
+    bare = ScriptedMCPServer([{"tool": "rates", "result": _looped_result()}], tools=rates)
+    for server in (responded, bare):
+        model = ScriptedModel(
+            [[function_call("rates", {}, call_id="a")], [assistant_message("Ok.")]]
+        )
+        async with server:
+            result = await run_agent(model, [server])
+        assert result.final_output == "Ok."
+    with pytest.raises(InvalidMCPStep, match=r"refers back to .*\(a cycle\)"):
+        responded.assert_complete()
+    bare.assert_complete()

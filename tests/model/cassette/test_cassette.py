@@ -36,6 +36,7 @@ from agents_testing.model import (
     ModelRequestMismatch,
     ScriptedModel,
     UnexpectedModelCall,
+    assistant_message,
 )
 
 from .._openai_server import OpenAIServer, failure, message, tool_call
@@ -383,3 +384,31 @@ async def test_an_earlier_item_changed_in_a_later_call_fails_replay_naming_it(
     assert caught.value.differences == (
         "request.input[0].content: recorded 'A flight to Paris?', now 'A flight to Rome?'",
     )
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["run", "run_streamed"])
+@pytest.mark.asyncio
+async def test_a_response_that_contains_itself_runs_and_refuses_the_write(
+    tmp_path: Path, streamed: bool
+) -> None:
+    """A recorded model may answer with an item that refers back to itself (a bare
+    ``ScriptedModel`` does, as the SDK's double): the run goes on as with the model alone,
+    and writing the cassette is refused naming the cycle, never a ``RecursionError``."""
+    from agents_testing.core.cassette import CassetteWriteError
+
+    message = assistant_message("looped")
+    message.content.append(message)  # type: ignore[arg-type]
+    cassette = ModelCassette(tmp_path / "looped.json")
+    agent = Agent(name="Desk", model=cassette.record(ScriptedModel([[message]])))
+
+    if streamed:
+        result: Any = Runner.run_streamed(agent, "Hi", run_config=RunConfig(tracing_disabled=True))
+        async for _ in result.stream_events():
+            pass
+    else:
+        result = await Runner.run(agent, "Hi", run_config=RunConfig(tracing_disabled=True))
+
+    assert result.final_output == "looped"
+    with pytest.raises(CassetteWriteError, match=r"refers back to .*contains itself \(a cycle\)"):
+        cassette.save()
+    assert not cassette.exists

@@ -150,7 +150,7 @@ def test_exact_stream_events_need_explicit_call_ids() -> None:
         ScriptedModel([ModelStep.stream([event])])
 
     assert str(raised.value) == (
-        "Invalid model step #1: stream event 1 carries a call built without call_id; "
+        "Scripted model step #1 is invalid: stream event 1 carries a call built without call_id; "
         "ModelStep.stream sends its events exactly as written, so give the call an "
         "explicit call_id."
     )

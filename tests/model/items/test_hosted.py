@@ -153,11 +153,11 @@ async def test_hosted_call_in_a_streamed_run_needs_the_opt_in(
         await run(Agent(name="Researcher", model=model), "Go", streamed=True)
 
     assert str(raised.value) == (
-        f"Invalid model step #1: Automatic streaming does not support "
-        f"{type(build()).__name__}. Use ModelStep.stream(...) to provide exact normalized "
-        f"stream events (output item 2 is one; only assistant messages, reasoning items, "
-        f"function calls and apply-patch calls stream automatically). Or make the model "
-        f"with ScriptedModel(..., stream_all_items=True) to stream it as the provider does."
+        f"Automatic streaming does not support {type(build()).__name__}. Use "
+        f"ModelStep.stream(...) to provide exact normalized stream events. Output item 2 of "
+        f"step #1 is one; only assistant messages, reasoning items, function calls and "
+        f"apply-patch calls stream automatically. Or make the model with "
+        f"ScriptedModel(..., stream_all_items=True) to stream it as the provider does."
     )
 
 

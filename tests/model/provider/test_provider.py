@@ -421,7 +421,7 @@ def test_a_bad_step_is_reported_with_the_script_it_belongs_to() -> None:
 
     error = raised.value
     assert (error.reason, error.input_index) == ("unsupported_field", 1)
-    assert str(error).startswith("Invalid model step #2: ")
+    assert str(error).startswith("Scripted model step #2 is invalid: ")
     assert str(error).endswith(" (in the script for model 'gpt-4.1')")
 
 

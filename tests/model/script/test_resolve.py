@@ -76,7 +76,7 @@ async def test_a_responder_whose_shape_shows_only_when_called_fails_with_our_err
 
     assert raised.value.reason == "invalid_responder"
     assert isinstance(raised.value.__cause__, TypeError)
-    assert str(raised.value).startswith("Invalid model step #1: calling the responder")
+    assert str(raised.value).startswith("Scripted model step #1 is invalid: calling the responder")
 
 
 @pytest.mark.asyncio

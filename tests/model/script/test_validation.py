@@ -44,7 +44,7 @@ def _rejected(bad_step: Any, *, extra_checks: bool = False) -> InvalidModelStep:
     with pytest.raises(InvalidModelStep) as raised:
         ScriptedModel([[assistant_message("fine")], bad_step], extra_checks=extra_checks)
     assert raised.value.input_index == 1
-    assert str(raised.value).startswith("Invalid model step #2: ")
+    assert str(raised.value).startswith("Scripted model step #2 ")
     return raised.value
 
 
@@ -112,17 +112,104 @@ def test_a_malformed_usage_is_rejected_with_its_field_named(change: Any, field: 
         ({"a": float("nan")}, "raw_usage['a']"),
     ],
 )
-def test_raw_usage_must_be_json_and_the_bad_part_is_named(raw_usage: Any, where: str) -> None:
-    error = _rejected({"output": [], "raw_usage": raw_usage})
+def test_with_extra_checks_raw_usage_must_be_json_and_the_bad_part_is_named(
+    raw_usage: Any, where: str
+) -> None:
+    error = _rejected({"output": [], "raw_usage": raw_usage}, extra_checks=True)
 
+    assert str(error).startswith("Scripted model step #2 is invalid: ")
     assert where in str(error)
 
 
-def test_a_cyclic_raw_usage_is_rejected_without_recursing_forever() -> None:
-    cyclic: dict[str, Any] = {"a": {}}
-    cyclic["a"]["self"] = cyclic
+@pytest.mark.parametrize("raw_usage", [{"a": {1, 2}}, {1: 2}, {"a": float("nan")}])
+def test_a_bare_model_takes_any_mapping_as_raw_usage(raw_usage: Any) -> None:
+    model = ScriptedModel([{"output": [], "raw_usage": raw_usage}])
 
-    assert "raw_usage['a']['self']" in str(_rejected({"raw_usage": cyclic}))
+    assert model.pending_steps[0].raw_usage == raw_usage
+
+
+def _looped() -> dict[str, Any]:
+    looped: dict[str, Any] = {"input_tokens": 1, "nested": {}}
+    looped["nested"]["self"] = looped
+    return looped
+
+
+@pytest.mark.asyncio
+async def test_a_bare_model_takes_a_raw_usage_that_contains_itself(
+    run: Any, streamed: bool
+) -> None:
+    """As the SDK's double does: the mapping is copied with its cycle, and the run works."""
+    step = ModelStep(output=[assistant_message("counted")], raw_usage=_looped())
+    model = ScriptedModel([step])
+
+    result = await run(
+        Agent(name="a", model=model, model_settings=_preserving()), "hi", streamed=streamed
+    )
+
+    assert result.final_output == "counted"
+    (pending,) = ScriptedModel([step]).pending_steps
+    assert pending.raw_usage is not None
+    assert pending.raw_usage["nested"]["self"] is pending.raw_usage
+
+
+def _preserving() -> ModelSettings:
+    # preserve_raw_usage hands the raw usage on to the response where the SDK has it.
+    if "preserve_raw_usage" in ModelSettings.__dataclass_fields__:
+        return ModelSettings(preserve_raw_usage=True)
+    return ModelSettings()
+
+
+@pytest.mark.parametrize(
+    ("step", "where"),
+    [
+        (
+            lambda: {"output": [], "raw_usage": _looped()},
+            "raw_usage['nested']['self'] refers back to raw_usage",
+        ),
+        (lambda: [_looped_dict_item()], "output item 1['self'] refers back to output item 1"),
+        (lambda: [_looped_message()], "output item 1.content[1] refers back to output item 1"),
+    ],
+    ids=["raw_usage", "dict item", "message item"],
+)
+def test_with_extra_checks_a_value_that_contains_itself_is_refused_naming_the_cycle(
+    step: Any, where: str
+) -> None:
+    error = _rejected(step(), extra_checks=True)
+
+    assert error.reason == "invalid_input"
+    assert str(error) == (
+        f"Scripted model step #2 is invalid: {where}, so the value contains itself (a cycle)."
+    )
+
+
+def _looped_dict_item() -> dict[str, Any]:
+    item: dict[str, Any] = {
+        "type": "message",
+        "id": "m1",
+        "role": "assistant",
+        "status": "completed",
+        "content": [{"type": "output_text", "text": "hi", "annotations": []}],
+    }
+    item["self"] = item
+    return item
+
+
+def _looped_message() -> Any:
+    message = assistant_message("looped")
+    message.content.append(message)  # type: ignore[arg-type]
+    return message
+
+
+@pytest.mark.asyncio
+async def test_a_bare_model_takes_an_output_item_that_contains_itself(
+    run: Any, streamed: bool
+) -> None:
+    """As the SDK's double does: a copy keeping the cycle; the runner reads the text."""
+    model = ScriptedModel([[_looped_message()]])
+
+    result = await run(Agent(name="a", model=model), "hi", streamed=streamed)
+
+    assert result.final_output == "looped"
 
 
 def test_with_extra_checks_a_dict_item_without_an_output_item_type_is_rejected() -> None:

@@ -590,7 +590,9 @@ async def test_a_factory_yielding_an_output_item_fails_with_our_error(run: Any) 
 
     model = ScriptedModel([ModelStep.stream(factory)])
 
-    with pytest.raises(InvalidModelStep, match=r"^Invalid model step #1: stream event 1 is "):
+    with pytest.raises(
+        InvalidModelStep, match=r"^Scripted model step #1 is invalid: stream event 1 is "
+    ):
         await run(Agent(name="Assistant", model=model), "Hi", streamed=True)
 
 

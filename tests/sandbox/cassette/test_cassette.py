@@ -153,3 +153,31 @@ async def test_drift_in_the_agents_commands_fails_with_the_diff(tmp_path: Path) 
         sandbox.assert_complete()
     assert caught.value.call_index == 3
     assert caught.value.differences == ("exec().args[0]: recorded 'ls', now 'ls -la'",)
+
+
+@pytest.mark.asyncio
+async def test_a_result_that_contains_itself_is_handed_on_and_refuses_the_write(
+    tmp_path: Path,
+) -> None:
+    """A recorded session may answer with a value that refers back to itself: the call
+    gets it as with the session alone, and writing the cassette is refused naming the
+    cycle, never a ``RecursionError``."""
+    from agents_testing.core.cassette import CassetteWriteError
+    from agents_testing.sandbox import scripted_sandbox_session
+
+    looped: dict[str, Any] = {"exit_code": 0}
+    looped["self"] = looped
+    session = scripted_sandbox_session([{"method": "exec", "responder": lambda call: looped}])
+    cassette = SandboxCassette(tmp_path / "looped.json")
+
+    async with cassette.record(session):
+        handed: Any = await session.exec("ls")
+        assert handed is looped
+
+    with pytest.raises(CassetteWriteError) as raised:
+        cassette.save()
+    assert str(raised.value).startswith(
+        f"Refusing to write the cassette {cassette.path}: exec() result['self'] refers back "
+        "to exec() result, so the value contains itself (a cycle). "
+    )
+    assert not cassette.exists

@@ -268,3 +268,30 @@ async def test_a_bare_session_hands_back_what_a_responders_awaitable_resolves_to
     assert inspect.iscoroutine(served)
     assert (await served).exit_code == 0
     sandbox.assert_complete()
+
+
+def _looped() -> dict[str, Any]:
+    looped: dict[str, Any] = {"k": 1}
+    looped["self"] = looped
+    return looped
+
+
+@pytest.mark.parametrize("extra_checks", [False, True], ids=["bare", "extra-checks"])
+@pytest.mark.parametrize("method", ["exec", "ls", "read", "apply_patch"])
+def test_a_result_that_contains_itself_is_refused_when_the_script_is_built(
+    method: str, extra_checks: bool
+) -> None:
+    """The SDK's own double never finishes copying such a result (it recurses until
+    ``RecursionError``); ours refuses it where it was scripted, naming the cycle."""
+    with pytest.raises(InvalidSandboxStep) as raised:
+        scripted_sandbox_session(
+            [{"method": method, "result": [_looped()]}], extra_checks=extra_checks
+        )
+
+    error = raised.value
+    assert (error.reason, error.input_index, error.method) == ("invalid_outcome", 0, method)
+    assert str(error) == (
+        f"Scripted sandbox step #1 for {method} contains a result that cannot be "
+        "snapshotted. result[0]['self'] refers back to result[0], so the value contains "
+        "itself (a cycle)."
+    )

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
         CassetteMismatch,
         CassetteNotFound,
         CassetteVersionError,
+        CassetteWriteError,
     )
     from ._cassette.modes import RecordMode
     from ._cassette.secrets import AllowedSecret, CassetteSecretError, Scrubber, SecretFinding
@@ -43,7 +44,13 @@ if TYPE_CHECKING:
     from ._script.group import AnyOrder, GroupEntry, any_order, build_group, member_problem
     from ._snapshot.data import SupportsSnapshot, to_snapshot
     from ._tracing.capture import CapturedTraces, TraceCaptureError, capture_traces
-    from ._values import callable_problem, exception_problem, safe_repr
+    from ._values import (
+        as_sentence,
+        callable_problem,
+        cycle_problem,
+        exception_problem,
+        safe_repr,
+    )
 
 __all__ = [
     "AgentsTestingError",
@@ -57,6 +64,7 @@ __all__ = [
     "CassetteNotFound",
     "CassetteSecretError",
     "CassetteVersionError",
+    "CassetteWriteError",
     "Entry",
     "GroupEntry",
     "InvalidStepError",
@@ -74,8 +82,10 @@ __all__ = [
     "UncopyableValue",
     "UnexpectedCallError",
     "any_order",
+    "as_sentence",
     "build_group",
     "callable_problem",
+    "cycle_problem",
     "UnsnapshottableValue",
     "capture_traces",
     "detach",
@@ -104,6 +114,7 @@ __getattr__, __dir__ = lazy_exports(
         "CassetteNotFound": "._cassette.file",
         "CassetteSecretError": "._cassette.secrets",
         "CassetteVersionError": "._cassette.file",
+        "CassetteWriteError": "._cassette.file",
         "Entry": "._script.fifo",
         "GroupEntry": "._script.group",
         "IncompatibleOpenAIClient": "._errors",
@@ -124,7 +135,9 @@ __getattr__, __dir__ = lazy_exports(
         "UnsnapshottableValue": "._errors",
         "any_order": "._script.group",
         "build_group": "._script.group",
+        "as_sentence": "._values",
         "callable_problem": "._values",
+        "cycle_problem": "._values",
         "capture_traces": "._tracing.capture",
         "detach": "._detach.detach",
         "exception_problem": "._values",

@@ -36,7 +36,7 @@ from ._listing.definitions import (
 from ._listing.filter import apply_tool_filter, check_tool_filter
 from ._results.coerce import coerce_result, fresh_result
 from ._schema.check import argument_violation, result_violation
-from ._script.build import build_steps, invalid_step
+from ._script.build import build_steps, invalid_step, result_cycle
 from ._script.violations import rejected_call, schema_error, unconsumed_steps, unexpected_call
 from ._spec import MCPStepSpec
 from ._steps import Step
@@ -162,7 +162,9 @@ class ScriptedMCPServer(MCPServer):
         self._resources: tuple[ScriptedResource, ...] = read_resources(resources)
         self._templates = read_resource_templates(resource_templates)
         known = frozenset(self._by_name) if extra_checks else None
-        self._script: StepScript[Step] = StepScript(build_steps(steps, tools=known))
+        self._script: StepScript[Step] = StepScript(
+            build_steps(steps, tools=known, extra_checks=extra_checks)
+        )
         self._connect_error = connect_error
         self._connected = False
         self._connects = 0
@@ -171,6 +173,8 @@ class ScriptedMCPServer(MCPServer):
         self._calls: list[MCPCall] = []
         self._requests: list[MCPRequest] = []
         self._violation: MCPScriptError | None = None
+        # Set by a cassette replay, whose steps are outcomes after the retries.
+        self._retries_recorded = False
 
     # --- inspection -----------------------------------------------------------------
 
@@ -311,6 +315,8 @@ class ScriptedMCPServer(MCPServer):
         if meta is not None and not isinstance(meta, Mapping):
             raise _argument("call_tool(meta)", "a dict or None", meta)
         self._check_required(tool_name, arguments)
+        if self._retries_recorded:
+            return await self._answer(tool_name, arguments, meta)
         attempts = 0
         while True:
             try:
@@ -388,6 +394,8 @@ class ScriptedMCPServer(MCPServer):
         if inspect.isawaitable(value):
             value = await value
         result, problem = coerce_result(value)
+        if problem is None and self.extra_checks:
+            problem = result_cycle(result)
         if problem is not None or result is None:
             self._fail(
                 invalid_step(

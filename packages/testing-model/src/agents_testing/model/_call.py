@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
-from agents_testing.core import SnapshotCache, detach, safe_repr
+from agents_testing.core import SnapshotCache, detach
 
 if TYPE_CHECKING:
     from agents.agent_output import AgentOutputSchemaBase
@@ -31,7 +31,7 @@ class InputMessage(NamedTuple):
     text: str
 
 
-@dataclasses.dataclass(frozen=True, repr=False, init=False)
+@dataclasses.dataclass(frozen=True, init=False)
 class ModelCall:
     """One request the runner made to a :class:`ScriptedModel`, as the SDK normalized it.
 
@@ -42,7 +42,8 @@ class ModelCall:
     (``tools`` and ``handoffs`` come in a new list each time).
 
     A test may build one itself from the same eleven fields (to unit-test a responder,
-    for one); the snapshots are taken then. Calls compare equal field by field.
+    for one); the snapshots are taken then. Calls compare equal field by field, and
+    ``repr()``/``str()`` show every field with its value, as a frozen dataclass does.
     """
 
     __slots__ = (
@@ -258,14 +259,6 @@ class ModelCall:
             "prompt": self.prompt,
             "streamed": self._streamed,
         }
-
-    def __repr__(self) -> str:
-        size = "str" if isinstance(self._input, str) else f"{len(self._input)} items"
-        return (
-            f"ModelCall(streamed={self._streamed}, input=<{size}>, "
-            f"tools={safe_repr([getattr(tool, 'name', tool) for tool in self._tools])}, "
-            f"system_instructions={safe_repr(self._system_instructions)})"
-        )
 
 
 # -- the eleven fields --------------------------------------------------------------------

@@ -8,14 +8,17 @@ the double builds its own with the functions at the end of this module.
 
 Message shapes are stable so that tests can ``match=`` on them:
 
-- ``InvalidModelStep``: ``"Invalid model step #N: <what is wrong>"``;
+- ``InvalidModelStep``: ``"Scripted model step #N <the SDK double's sentence> <what is
+  wrong>"`` (``"Scripted model step #N must use a sequence for output. ..."``), or
+  ``"Scripted model step #N is invalid: <what is wrong>"`` where the SDK's double accepts
+  the step;
 - ``UnstreamableOutputItem``: ``"Automatic streaming does not support <Class>. Use
-  ModelStep.stream(...) ..."``;
+  ModelStep.stream(...) to provide exact normalized stream events. ..."``;
 - ``UnexpectedModelCall``: ``"Unexpected non-streaming model call #N: no scripted steps
   remain. ..."`` (``streaming`` for a streamed call);
 - ``ModelCallMatcherError``: ``"Model matcher of step #N rejected call #M. ..."`` (or
   ``"Model matchers rejected call #M: none of the K pending member(s) ..."`` for a group);
-- ``UnconsumedModelSteps``: ``"N scripted model step(s) were not consumed ..."``;
+- ``UnconsumedModelSteps``: ``"N scripted model step(s) were not consumed. ..."``;
 - ``InvalidModelArgument``: ``"Invalid argument <name>: expected <type>, got <value>."``;
 - ``TrajectoryMismatch``: ``"Trajectory does not match (order=..., arguments=...): ..."``
   followed by the expected and the actual steps, one line each;
@@ -35,6 +38,7 @@ from agents_testing.core import (
     InvalidStepError,
     UnconsumedStepsError,
     UnexpectedCallError,
+    as_sentence,
     ordinal,
     safe_repr,
 )
@@ -101,7 +105,7 @@ class InvalidModelStep(ModelScriptError, InvalidStepError):
     position of the step in the sequence given to the constructor, ``extend()`` (or 0
     for ``enqueue()``). Responder results and stream factories are checked when the
     call uses them and report the index of the step that held the responder.
-    ``detail`` is the message without its ``Invalid model step #N:`` prefix.
+    ``detail`` is what is wrong, the message without the sentence that names the step.
     """
 
     _keyword_fields: ClassVar[tuple[str, ...]] = ("reason", "input_index", "detail")
@@ -395,14 +399,36 @@ class UnconsumedProviderSteps(ModelScriptError, UnconsumedStepsError):
 # -- the errors as the doubles raise them -------------------------------------------------
 
 
-def invalid_step(reason: InvalidModelStepReason, input_index: int, detail: str) -> InvalidModelStep:
-    """``Invalid model step #N: <detail>``."""
-    return InvalidModelStep(
-        f"Invalid model step #{ordinal(input_index)}: {detail}",
-        reason=reason,
-        input_index=input_index,
-        detail=detail,
-    )
+# What the SDK's own double says of each kind of malformed step, after "Scripted model
+# step #N": a test matching that sentence finds it here too, our explanation after it.
+STEP_LEADS: dict[str, str] = {
+    "output": "must use a sequence for output.",
+    "usage": "must use Usage for usage.",
+    "response_id": "must use a string or None for response_id.",
+    "request_id": "must use a string or None for request_id.",
+    "raw_usage": "must use a dictionary or None for raw_usage.",
+    "fields": "contains unsupported fields.",
+    "error": "must use an Exception for error.",
+    "responder": "must use a callable responder.",
+    "outcomes": "cannot combine error, responder, and stream_events outcomes.",
+    "retry_advice": "requires an error and a ModelRetryAdvice value.",
+}
+
+
+def invalid_step(
+    reason: InvalidModelStepReason, input_index: int, detail: str, *, lead: str | None = None
+) -> InvalidModelStep:
+    """``Scripted model step #N <the SDK double's sentence> <detail>``.
+
+    ``lead`` picks the sentence (a key of :data:`STEP_LEADS`) where the SDK's own double
+    refuses the same step; without one the message says the step is invalid.
+    """
+    number = ordinal(input_index)
+    if lead is None:
+        message = f"Scripted model step #{number} is invalid: {detail}"
+    else:
+        message = f"Scripted model step #{number} {STEP_LEADS[lead]} {as_sentence(detail)}"
+    return InvalidModelStep(message, reason=reason, input_index=input_index, detail=detail)
 
 
 def unstreamable_item(
@@ -411,12 +437,12 @@ def unstreamable_item(
     """The error of a streamed call whose output has an item without a streaming lifecycle."""
     detail = (
         f"Automatic streaming does not support {item_type}. Use ModelStep.stream(...) to "
-        f"provide exact normalized stream events (output item {ordinal(output_index)} is "
-        f"one; only assistant messages, reasoning items, function calls and apply-patch "
-        f"calls stream automatically).{hint}"
+        f"provide exact normalized stream events. Output item {ordinal(output_index)} of "
+        f"step #{ordinal(input_index)} is one; only assistant messages, reasoning items, "
+        f"function calls and apply-patch calls stream automatically.{hint}"
     )
     return UnstreamableOutputItem(
-        f"Invalid model step #{ordinal(input_index)}: {detail}",
+        detail,
         reason="invalid_stream_events",
         input_index=input_index,
         detail=detail,
@@ -465,12 +491,11 @@ def matcher_rejected(
 
 
 def unconsumed_steps(pending_steps: tuple[ModelStep, ...], consumed: int) -> UnconsumedModelSteps:
-    """``N scripted model step(s) were not consumed (the first is step #M; ...)``."""
+    """``N scripted model step(s) were not consumed. The first is step #M; ...``."""
     remaining = len(pending_steps)
-    noun = "step was" if remaining == 1 else "steps were"
     return UnconsumedModelSteps(
-        f"{remaining} scripted model {noun} not consumed (the first is step "
-        f"#{ordinal(consumed)}; the workflow made {consumed} model call(s)). Check why the "
+        f"{remaining} scripted model step(s) were not consumed. The first is step "
+        f"#{ordinal(consumed)}; the workflow made {consumed} model call(s). Check why the "
         f"workflow ended early, or remove the extra steps.",
         remaining_steps=remaining,
         pending_steps=pending_steps,

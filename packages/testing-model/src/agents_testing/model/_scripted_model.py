@@ -538,13 +538,17 @@ def _validated_response(values: dict[str, Any]) -> ModelResponse:
 
 
 def _checked_default(usage: object, argument: str) -> Usage:
+    from agents.usage import Usage
+
     from ._errors import invalid_argument
-    from ._script.validation import ValueProblem, checked_usage
+    from ._script.validation import ValueProblem, checked_usage, describe
 
     try:
         return checked_usage(usage, argument)
     except ValueProblem as problem:
-        raise invalid_argument(argument, "an agents.Usage or None", str(problem)) from None
+        # Not a Usage at all: say what it is; a Usage with a bad field: say which field.
+        got = str(problem) if isinstance(usage, Usage) else describe(usage)
+        raise invalid_argument(argument, "an agents.Usage or None", got) from None
 
 
 def _normalize_all(

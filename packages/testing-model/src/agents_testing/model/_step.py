@@ -8,7 +8,7 @@ wrote it, not in the middle of a run.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict, Union
 
 from agents.items import ModelResponse, TResponseOutputItem, TResponseStreamEvent
@@ -123,7 +123,13 @@ class ModelStep:
         response_id: str | None = DEFAULT_RESPONSE_ID,
         match: Matcher | None = None,
     ) -> ModelStep:
-        """A step that streams exactly ``events``; a non-streamed call returns ``output``."""
+        """A step that streams exactly ``events``; a non-streamed call returns ``output``.
+
+        A sequence of events is frozen into a tuple here, as the SDK's own double does:
+        changing the caller's list afterwards changes neither the step nor what it streams.
+        """
+        if not callable(events) and isinstance(events, Iterable):
+            events = tuple(events)
         return cls(
             stream_events=events,
             output=output,

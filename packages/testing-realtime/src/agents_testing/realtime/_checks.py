@@ -2,9 +2,9 @@
 
 A bare model accepts what the SDK's own scripted model accepts. With ``extra_checks``
 it also refuses, when it is built, scripts that would misbehave later: expectations
-that can never match a send, events whose fields have the wrong type, errors that
-cannot be raised through a session, a ``strict`` that is not a bool; and, when a send
-arrives, predicates whose answer is not a bool. Every refusal is an
+that can never match a send, events whose fields have the wrong type or that contain
+themselves, errors that cannot be raised through a session, a ``strict`` that is not a
+bool; and, when a send arrives, predicates whose answer is not a bool. Every refusal is an
 :class:`InvalidRealtimeStep` naming the step, field and event; messages name classes,
 never field values.
 """
@@ -19,7 +19,7 @@ from typing import Any, Union, get_args, get_origin
 from agents.realtime.model_events import RealtimeModelEvent
 from agents.realtime.model_inputs import RealtimeModelSendEvent
 
-from agents_testing.core import exception_problem, safe_repr
+from agents_testing.core import cycle_problem, exception_problem, safe_repr
 
 from ._errors import InvalidRealtimeStep, invalid_step
 from ._events.detach import SEND_EVENT_TYPES, detach_model_event, detach_send_event, is_model_event
@@ -60,6 +60,14 @@ def _checked_event(event: object, index: int, field: str, where: str) -> Realtim
             field,
             f"{where}item {index + 1} is a {name}, not a normalized RealtimeModelEvent "
             "(for example RealtimeModelToolCallEvent)",
+        )
+    cycle = cycle_problem(event, f"item {index + 1}")
+    if cycle is not None:
+        raise invalid_step(
+            "invalid_event",
+            index,
+            field,
+            f"{where}{cycle}; the session hands events on as data, so script a tree",
         )
     problem = field_problem(event)
     if problem is not None:

@@ -19,6 +19,7 @@ from agents_testing.core import (
     InvalidStepError,
     UnconsumedStepsError,
     UnexpectedCallError,
+    as_sentence,
     ordinal,
 )
 
@@ -196,11 +197,23 @@ def describe_expectation(expect: object) -> str:
 
 
 def invalid_step(
-    reason: str, input_index: int, field: str, detail: str, *, event_field: str | None = None
+    reason: str,
+    input_index: int,
+    field: str,
+    detail: str,
+    *,
+    event_field: str | None = None,
+    lead: str | None = None,
 ) -> InvalidRealtimeStep:
-    """The :class:`InvalidRealtimeStep` for ``detail`` about ``field``."""
+    """The :class:`InvalidRealtimeStep` for ``detail`` about ``field``.
+
+    ``lead`` is the sentence the SDK's own double says for the same problem; it starts
+    the message, and ``detail`` follows it.
+    """
     return InvalidRealtimeStep(
-        f"Invalid realtime script ({reason}) in {field!r}: {detail}",
+        f"Invalid realtime script ({reason}) in {field!r}: {detail}"
+        if lead is None
+        else f"{lead} {as_sentence(detail)}",
         reason=reason,
         input_index=input_index,
         field=field,
@@ -217,12 +230,13 @@ def unexpected_send(
     group_expects: tuple[Any, ...] = (),
 ) -> UnexpectedRealtimeSend:
     """The :class:`UnexpectedRealtimeSend` for a strict send that no pending step expects."""
-    head = f"Unexpected Realtime send #{ordinal(send_index)} ({type(actual).__name__})"
+    # The SDK double's sentence first; which send it was (by class, never by value) after.
+    sent = f"Send #{ordinal(send_index)} was a {type(actual).__name__}"
     if step_index is None:
         message = (
-            f"{head}: no scripted steps remain. Add a RealtimeStep that expects it, or pass "
-            "strict=False to record unrelated sends without failing. The sent event is on "
-            "this error as .actual."
+            f"Unexpected Realtime send: no scripted steps remain. {sent}; add a RealtimeStep "
+            "that expects it, or pass strict=False to record unrelated sends without "
+            "failing. The sent event is on this error as .actual."
         )
     else:
         if group_expects:
@@ -234,10 +248,10 @@ def unexpected_send(
         else:
             where = f"step {ordinal(step_index)} expects {describe_expectation(expected)}"
         message = (
-            f"{head}: event did not match the next scripted expectation; {where}. Nothing was "
-            "recorded and the step is still pending. Fix the order of the steps or the "
-            "expectation, or pass strict=False to let unrelated sends through; compare "
-            ".actual with .expected on this error."
+            f"Unexpected Realtime send: event did not match the next scripted expectation. "
+            f"{sent}; {where}. Nothing was recorded and the step is still pending. Fix the "
+            "order of the steps or the expectation, or pass strict=False to let unrelated "
+            "sends through; compare .actual with .expected on this error."
         )
     return UnexpectedRealtimeSend(
         message,
@@ -255,7 +269,7 @@ def unconsumed_steps(pending_steps: tuple[Any, ...]) -> UnconsumedRealtimeSteps:
     if len(pending_steps) > 5:
         wanted += f"; and {len(pending_steps) - 5} more"
     return UnconsumedRealtimeSteps(
-        f"{len(pending_steps)} scripted Realtime step(s) were not consumed; still expected: "
+        f"{len(pending_steps)} scripted Realtime step(s) were not consumed. Still expected: "
         f"{wanted}. The session ended before sending them; check what the code under test "
         "sent (model.sent_events) or remove the steps.",
         remaining_steps=len(pending_steps),
@@ -268,14 +282,14 @@ def disconnected(action: str, event: object, *, closed: bool) -> RealtimeScriptE
     state = "after close()" if closed else "before connect()"
     if action == "send":
         return RealtimeScriptError(
-            f"Cannot send an event while the scripted model is disconnected "
-            f"({type(event).__name__} {state}); nothing was recorded. Send inside the "
+            f"Cannot send an event while the scripted model is disconnected. A "
+            f"{type(event).__name__} was sent {state}; nothing was recorded. Send inside the "
             "RealtimeSession context (async with await runner.run() as session)."
         )
     return RealtimeScriptError(
-        f"Cannot emit events while the scripted model is disconnected ({state}); nothing "
-        "was delivered. Emit inside the RealtimeSession context, or script connect_events "
-        "for what the model says while connecting."
+        f"Cannot emit events while the scripted model is disconnected. emit() was called "
+        f"{state}; nothing was delivered. Emit inside the RealtimeSession context, or "
+        "script connect_events for what the model says while connecting."
     )
 
 
@@ -286,10 +300,10 @@ def closed_before_delivery(what: str) -> RealtimeScriptError:
     ``"emit()"``.
     """
     return RealtimeScriptError(
-        f"The scripted model was disconnected by close() before the events queued by "
-        f"{what} could be delivered; none of them reached a listener (a send stays "
-        "recorded). Close the session only after the calls whose replies it needs have "
-        "returned."
+        f"Cannot emit events while the scripted model is disconnected. close() disconnected "
+        f"it before the events queued by {what} could be delivered; none of them reached a "
+        "listener (a send stays recorded). Close the session only after the calls whose "
+        "replies it needs have returned."
     )
 
 

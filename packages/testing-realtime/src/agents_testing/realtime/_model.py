@@ -108,8 +108,9 @@ class ScriptedRealtimeModel(RealtimeModel):
                 "conflicting_outcomes",
                 0,
                 "connect_events",
-                "A ScriptedRealtimeModel cannot define both connect events and a connect "
-                "error; a failed connect emits nothing, so drop one of them.",
+                "a failed connect emits nothing, so drop one of them",
+                lead="A ScriptedRealtimeModel cannot define both connect events and a connect "
+                "error.",
             )
         if extra_checks:
             check_strict(strict)
@@ -227,9 +228,11 @@ class ScriptedRealtimeModel(RealtimeModel):
     ) -> bool:
         """Send ``event`` only if ``send_if()`` holds; nothing awaits in between.
 
-        The condition is checked first: a send it withholds is no send at all, so it
-        cannot fail for being made while disconnected.
+        As with the SDK's own double, a model that is not connected refuses the send
+        before the condition is asked.
         """
+        if not self._connected:
+            raise disconnected("send", event, closed=self._closed)
         if not send_if():
             return False
         group = self._commit(event)

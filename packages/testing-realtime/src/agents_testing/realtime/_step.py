@@ -130,8 +130,8 @@ class RealtimeStep:
                 "conflicting_outcomes",
                 0,
                 "emit",
-                "A RealtimeStep cannot define both emit events and an error; split it into "
-                "two steps or drop one outcome.",
+                "split it into two steps or drop one outcome",
+                lead="A RealtimeStep cannot define both emit events and an error.",
             )
         object.__setattr__(self, "_expect", expect)
         object.__setattr__(self, "_emit", events)

@@ -18,8 +18,8 @@ from agents_testing.core import (
     InvalidStepError,
     UnconsumedStepsError,
     UnexpectedCallError,
+    as_sentence,
     ordinal,
-    safe_repr,
 )
 
 if TYPE_CHECKING:
@@ -38,6 +38,7 @@ __all__ = [
     "UnexpectedSandboxCall",
     "argument_error",
     "closed_stream",
+    "cyclic_argument",
     "invalid_step",
     "matcher_rejected",
     "method_unavailable",
@@ -91,6 +92,7 @@ class InvalidSandboxStep(SandboxScriptError, InvalidStepError):
         self.input_index = input_index
         self.method = method
         self.detail = message if detail is None else detail
+        self._lead: str | None = None
 
 
 class UnexpectedSandboxCall(SandboxScriptError, UnexpectedCallError):
@@ -241,18 +243,48 @@ class SandboxMethodUnavailable(SandboxScriptError, AttributeError):
 # --- the messages the session raises ----------------------------------------------------
 
 
+# What the SDK's own double says of each kind of malformed step, after "Scripted sandbox
+# step #N": a user matching that sentence finds it here too, our explanation after it.
+_LEADS: dict[str, str] = {
+    "mapping": "must be a mapping.",
+    "method": "has an unknown method.",
+    "fields": "contains unsupported fields.",
+    "outcome": "for {method} must define exactly one outcome.",
+    "matcher": "for {method} must use a callable matcher.",
+    "responder": "for {method} must use a callable responder.",
+    "error": "for {method} must use an Exception.",
+    "result": "for {method} contains a result that cannot be snapshotted.",
+}
+
+
 def invalid_step(
-    reason: InvalidSandboxStepReason, input_index: int, method: str | None, detail: str
+    reason: InvalidSandboxStepReason,
+    input_index: int,
+    method: str | None,
+    detail: str,
+    *,
+    lead: str | None = None,
 ) -> InvalidSandboxStep:
-    """A malformed step, numbered from 1 in the message."""
-    named = f" ({safe_repr(method)})" if method is not None else ""
-    return InvalidSandboxStep(
-        f"Sandbox step #{ordinal(input_index)}{named} is invalid ({reason}): {detail}",
+    """A malformed step, numbered from 1 in the message.
+
+    ``lead`` picks the SDK double's sentence for the problem (a key of ``_LEADS``); the
+    ``detail`` follows it. Without one the message says the step is invalid.
+    """
+    if lead is not None:
+        text = f"{_LEADS[lead].format(method=method)} {as_sentence(detail)}"
+    elif method is not None:
+        text = f"for {method} is invalid: {_ended(detail)}"
+    else:
+        text = f"is invalid: {_ended(detail)}"
+    error = InvalidSandboxStep(
+        f"Scripted sandbox step #{ordinal(input_index)} {text}",
         reason=reason,
         input_index=input_index,
         method=method,
         detail=detail,
     )
+    error._lead = lead  # so that a group can say the same of its member
+    return error
 
 
 def unexpected_call(
@@ -273,7 +305,7 @@ def unexpected_call(
         )
     elif expected_method is None:
         text = (
-            f"Unexpected sandbox {call.method} call #{number}; no sandbox steps remain. "
+            f"Unexpected sandbox {call.method} call #{number}: no scripted steps remain. "
             "Add a step for this call, or find out why the workflow made it."
         )
     else:
@@ -317,9 +349,9 @@ def unconsumed(pending_steps: tuple[SandboxStepSpec, ...]) -> UnconsumedSandboxS
     """The steps left when ``assert_complete()`` was called."""
     methods = tuple(step["method"] for step in pending_steps)
     return UnconsumedSandboxSteps(
-        f"{len(methods)} sandbox step(s) were never used: {', '.join(methods)}. The "
-        "workflow ended before reaching them; remove them or find out why the workflow "
-        "stopped early.",
+        f"Scripted sandbox session has {len(methods)} unconsumed step(s). Pending: "
+        f"{', '.join(methods)}. The workflow ended before reaching them; remove them or "
+        "find out why the workflow stopped early.",
         remaining_steps=len(methods),
         pending_methods=methods,
         pending_steps=pending_steps,
@@ -411,6 +443,27 @@ def uncopyable_argument(
     )
 
 
+def cyclic_argument(
+    kind: str, method: str, call_index: int, argument: str
+) -> InvalidSandboxArgument:
+    """An argument that contains itself: it cannot be copied for the recorded history.
+
+    Only the argument's position is named, never where inside it the cycle is: the keys of
+    an argument are data too.
+    """
+    where = _where(method, call_index, argument)
+    return InvalidSandboxArgument(
+        f"{where[0].upper()}{where[1:]} (a {kind}) contains itself (a reference cycle) and "
+        "cannot be copied for the recorded history. Pass a value without a cycle. Nothing "
+        "was recorded or consumed.",
+        argument=argument,
+        expected="a value without a reference cycle",
+        got=f"a {kind} that contains itself",
+        method=method,
+        call_index=call_index,
+    )
+
+
 def method_unavailable(method: str, needed_method: str | None) -> SandboxMethodUnavailable:
     """The attribute error of a method the session does not offer."""
     if needed_method is not None:
@@ -425,6 +478,10 @@ def method_unavailable(method: str, needed_method: str | None) -> SandboxMethodU
         method=method,
         needed_method=needed_method,
     )
+
+
+def _ended(detail: str) -> str:
+    return detail if detail.endswith((".", "?", "!")) else f"{detail}."
 
 
 # Public names show the package, however this module was first imported.

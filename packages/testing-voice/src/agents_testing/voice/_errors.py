@@ -214,8 +214,8 @@ def unexpected_call(
     """A call after the script of ``operation`` ran out."""
     what, left = _UNEXPECTED[operation]
     return UnexpectedVoiceCall(
-        f"Unexpected {what} #{ordinal(call_index)}: no scripted {left}. Script one more, "
-        "or find out why the pipeline asked again.",
+        f"Unexpected {what}: no scripted {left}. It was {what} #{ordinal(call_index)}; "
+        "script one more, or find out why the pipeline asked again.",
         operation=operation,
         call=call,
         call_index=call_index,
@@ -264,8 +264,8 @@ def unconsumed(
         kinds[kind] = kinds.get(kind, 0) + 1
     summary = ", ".join(f"{number} {kind}" for kind, number in kinds.items())
     return UnconsumedVoiceSteps(
-        f"{head} ({summary}).{also} The pipeline ended before using them; remove them or "
-        "find out why it stopped early.",
+        f"{head}. Left: {summary}.{also} The pipeline ended before using them; remove them "
+        "or find out why it stopped early.",
         remaining_steps=count,
         pending_steps=pending,
     )

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence, Set
 from typing import Any, TypeVar
 
-from agents_testing.core import exception_problem, safe_repr
+from agents_testing.core import cycle_problem, exception_problem, safe_repr
 
 from ._errors import InvalidVoiceStepReason, invalid_step
 
 __all__ = [
     "ScriptedError",
     "as_sequence",
+    "check_cycles",
     "check_name",
     "describe",
     "fail",
@@ -55,6 +56,20 @@ def as_sequence(value: object, lone: tuple[type, ...], argument: str) -> list[ob
                 argument,
             ) from error
     return [value]
+
+
+def check_cycles(
+    items: Sequence[object], reason: InvalidVoiceStepReason, what: str, argument: str
+) -> None:
+    """Refuse an item that contains itself, naming the cycle (``extra_checks``).
+
+    ``what`` names one item in the message (``"result"`` gives ``result 2[1] refers back
+    to result 2``); a bare double refuses such an item by its type instead.
+    """
+    for index, item in enumerate(items):
+        problem = cycle_problem(item, f"{what} {index + 1}")
+        if problem is not None:
+            raise invalid_step(reason, index, problem, argument)
 
 
 def text(value: str) -> str:

@@ -24,6 +24,7 @@ from ._settings import settings_snapshot
 from ._steps import (
     ScriptedError,
     as_sequence,
+    check_cycles,
     check_name,
     describe,
     is_scripted_error,
@@ -87,15 +88,13 @@ class ScriptedSTTModel(STTModel):
         model_name: str = "scripted-stt",
         extra_checks: bool = False,
     ) -> None:
-        static = [
-            _transcription(item, index)
-            for index, item in enumerate(as_sequence(transcriptions, (str,), "transcriptions"))
-        ]
-        lone = (str, ScriptedTranscriptionSession)
-        streamed = [
-            _session(item, index)
-            for index, item in enumerate(as_sequence(sessions, lone, "sessions"))
-        ]
+        static_items = as_sequence(transcriptions, (str,), "transcriptions")
+        session_items = as_sequence(sessions, (str, ScriptedTranscriptionSession), "sessions")
+        if extra_checks:
+            check_cycles(static_items, "invalid_transcription", "transcription", "transcriptions")
+            check_cycles(session_items, "invalid_session", "session", "sessions")
+        static = [_transcription(item, index) for index, item in enumerate(static_items)]
+        streamed = [_session(item, index) for index, item in enumerate(session_items)]
         self._model_name = check_name(model_name, "model_name")
         self._transcriptions: StepScript[str | ScriptedError] = StepScript(static)
         self._sessions: StepScript[ScriptedTranscriptionSession | ScriptedError] = StepScript(

@@ -31,6 +31,7 @@ from ._settings import settings_snapshot
 from ._steps import (
     ScriptedError,
     as_sequence,
+    check_cycles,
     check_name,
     describe,
     fail,
@@ -212,6 +213,8 @@ class ScriptedTTSModel(TTSModel):
         extra_checks: bool = False,
     ) -> None:
         items = as_sequence(results, (TTSResult, str, AnyOrder), "results")
+        if extra_checks:
+            check_cycles(items, "invalid_tts_result", "result", "results")
         steps = [_entry(item, index) for index, item in enumerate(items)]
         self._model_name = check_name(model_name, "model_name")
         self._results: StepScript[TTSResult | ScriptedError] = StepScript(steps)

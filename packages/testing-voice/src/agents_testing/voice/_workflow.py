@@ -7,6 +7,8 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 
 from agents.voice import VoiceWorkflowBase
 
+from agents_testing.core import cycle_problem
+
 from ._errors import (
     VoiceStepKind,
     invalid_step,
@@ -17,6 +19,7 @@ from ._errors import (
 from ._steps import (
     ScriptedError,
     as_sequence,
+    check_cycles,
     describe,
     fail,
     fragments,
@@ -74,10 +77,13 @@ class ScriptedVoiceWorkflow(VoiceWorkflowBase):
         start: WorkflowResultSpec | None = None,
         extra_checks: bool = False,
     ) -> None:
-        results = [
-            _result(item, index, "turn", "turns")
-            for index, item in enumerate(as_sequence(turns, (str,), "turns"))
-        ]
+        items = as_sequence(turns, (str,), "turns")
+        if extra_checks:
+            check_cycles(items, "invalid_workflow_result", "turn", "turns")
+            problem = cycle_problem(start, "start")
+            if problem is not None:
+                raise invalid_step("invalid_workflow_result", 0, problem, "start")
+        results = [_result(item, index, "turn", "turns") for index, item in enumerate(items)]
         # Plain queues: turns are always taken in order, one per run() call.
         self._turns: deque[_Result] = deque(results)
         self._start: deque[_Result] = deque(

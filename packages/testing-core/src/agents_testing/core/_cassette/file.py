@@ -26,6 +26,7 @@ __all__ = [
     "CassetteNotFound",
     "CassetteRecordingBlocked",
     "CassetteVersionError",
+    "CassetteWriteError",
     "dump_cassette",
     "iter_cassette",
     "load_cassette",
@@ -61,6 +62,28 @@ class CassetteFormatError(CassetteError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.path, self.detail, self.location))
+
+
+class CassetteWriteError(CassetteError):
+    """Writing a cassette was refused because a recorded value has no JSON form.
+
+    The run itself went on as with the live boundary alone (a server or session may hand
+    anything to its caller); only the recording cannot be written. ``path`` is the file
+    and ``detail`` what was found, e.g. a value that contains itself.
+    """
+
+    def __init__(self, path: str | None, detail: str) -> None:
+        self.path = path
+        self.detail = detail
+        target = f" {path}" if path is not None else ""
+        super().__init__(
+            f"Refusing to write the cassette{target}: {detail} A cassette holds JSON "
+            f"data, as a real model, server or session sends it; record one that answers "
+            f"with such data."
+        )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.path, self.detail))
 
 
 class CassetteVersionError(CassetteFormatError):

@@ -141,18 +141,10 @@ def _uncopyable(name: str, failure: _Failure) -> UncopyableValue:
     return UncopyableValue(
         path,
         _type_name(failure.value),
-        f"a {_type_name(failure.value)} cannot be copied ({_describe(error)})",
+        # The copy error's class only: its text may repeat the value, which can be data
+        # that must not reach a log; the error itself is the cause.
+        f"a {_type_name(failure.value)} cannot be copied ({type(error).__name__}, the cause)",
     )
-
-
-def _describe(error: BaseException) -> str:
-    try:
-        text = str(error)
-    except Exception:  # a broken __str__ must not hide the real problem
-        text = ""
-    if len(text) > 100:
-        text = text[:97] + "..."
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def _type_name(value: object) -> str:

@@ -22,6 +22,7 @@ from agents_testing.core.cassette import (
     AllowedSecret,
     CassetteFormatError,
     CassetteSecretError,
+    CassetteWriteError,
     Scrubber,
     allowed_secret_problem,
     dump_cassette,
@@ -90,9 +91,12 @@ class MCPCassette:
         return server
 
     def _checked_calls(self) -> list[Any]:
-        """The recording, scrubbed; raises ``CassetteSecretError``."""
+        """The recording, scrubbed; raises ``CassetteSecretError`` (a secret left in it) or
+        ``CassetteWriteError`` (a value with no JSON form)."""
         if self._recorder is None:
             raise CassetteFormatError(str(self.path), "nothing was recorded; call record() first.")
+        if self._recorder.unwritable:
+            raise CassetteWriteError(str(self.path), f"{self._recorder.unwritable[0]}.")
         calls: list[Any] = scrub([self._recorder.header(), *self._recorder.calls], self.scrubbers)
         if not self.allow_secrets:
             live = [*self.secrets, *filter(None, [os.environ.get("OPENAI_API_KEY")])]

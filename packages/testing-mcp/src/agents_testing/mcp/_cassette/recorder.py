@@ -10,6 +10,8 @@ import contextvars
 import functools
 from typing import Any
 
+from agents_testing.core import cycle_problem
+
 from .._wire import dump, error_data
 
 __all__ = ["LISTINGS", "Recorder", "jsonable"]
@@ -39,7 +41,18 @@ class Recorder:
     def __init__(self, server: Any) -> None:
         self.server = server
         self.calls: list[dict[str, Any]] = []
+        # Why the recording cannot be written (a value with no JSON form); the run itself
+        # goes on as with the server alone, and writing the cassette refuses.
+        self.unwritable: list[str] = []
         self._last: dict[str, Any] = {}
+
+    def _dump(self, value: Any, where: str) -> Any:
+        """The wire form of ``value``, or None when it contains itself (noted as unwritable)."""
+        problem = cycle_problem(value, where)
+        if problem is not None:
+            self.unwritable.append(problem)
+            return None
+        return dump(value)
 
     def header(self) -> dict[str, Any]:
         return {
@@ -49,7 +62,7 @@ class Recorder:
         }
 
     def listing(self, method: str, items: list[Any]) -> None:
-        dumped = [dump(item) for item in items]
+        dumped = [self._dump(item, f"{method}()[{index}]") for index, item in enumerate(items)]
         if self._last.get(method) != dumped:
             self._last[method] = dumped
             self.calls.append({"method": method, "result": dumped})
@@ -77,11 +90,15 @@ class Recorder:
             return tools
         if method in LISTINGS:
             result = await original(*args, **kwargs)
-            items = dump(result).get(LISTINGS[method], [])
+            items = (self._dump(result, f"{method}()") or {}).get(LISTINGS[method], [])
             if self._last.get(method) != items:
                 self._last[method] = items
                 self.calls.append({"method": method, "result": items})
             return result
+        if method == "call_tool" and _refused_before_sending(self.server, args, kwargs):
+            # The SDK refuses it in the client: no request reached the server, and a
+            # replayed server refuses it the same way before its script.
+            return await original(*args, **kwargs)
         entry = _request_entry(method, args, kwargs)
         self.calls.append(entry)
         try:
@@ -89,8 +106,33 @@ class Recorder:
         except Exception as error:
             entry["error"] = _error_entry(error)
             raise
-        entry["result"] = dump(result)
+        entry["result"] = self._dump(result, f"{method}() result")
         return result
+
+
+def _refused_before_sending(server: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """Whether the SDK's server refuses this ``call_tool`` before sending a request.
+
+    The SDK's servers refuse a call while not connected, and one that lacks a required
+    argument of the tool listing they fetched (or whose arguments are no object), with
+    their own ``UserError``; their own check says which calls those are.
+    """
+    from agents.exceptions import UserError
+
+    if getattr(server, "session", True) is None:
+        return True
+    check = getattr(server, "_validate_required_parameters", None)
+    if not callable(check):
+        return False
+    given = dict(zip(("tool_name", "arguments"), args, strict=False))
+    given.update({key: value for key, value in kwargs.items() if key in ("tool_name", "arguments")})
+    try:
+        check(tool_name=given.get("tool_name"), arguments=given.get("arguments"))
+    except UserError:
+        return True
+    except Exception:  # a check that cannot judge this call leaves it to the server
+        return False
+    return False
 
 
 def _request_entry(method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:

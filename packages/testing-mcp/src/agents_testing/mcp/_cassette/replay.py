@@ -36,12 +36,16 @@ class Replay:
         header, steps, definitions = self.parse()
         options.setdefault("name", header.get("name", "scripted-mcp"))
         options.setdefault("use_structured_content", bool(header.get("use_structured_content")))
-        return ScriptedMCPServer(
+        server = ScriptedMCPServer(
             steps,  # type: ignore[arg-type]
             extra_checks=extra_checks,
             **definitions,
             **options,
         )
+        # A recorded call is what the runner saw, after the real server's own retries
+        # (max_retry_attempts): replaying it once reproduces that outcome.
+        server._retries_recorded = True
+        return server
 
     def parse(self) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
         """The recorded server's header, its call steps and its listings."""
@@ -147,12 +151,15 @@ class Replay:
         def answer(arguments: dict[str, str]) -> Any:
             index = counter[0]
             counter[0] += 1
+            # Compared as recorded: the cassette's scrubbers run on the live side too, so
+            # what was scrubbed from the recording matches, and never shows in the diff.
+            live = scrub(jsonable(arguments), self.scrubbers)
             for expected, read in recorded:
-                if expected == arguments:
+                if expected == live:
                     if "error" in read:
                         raise _error(read["error"])
                     return build(GetPromptResult, read["result"])
-            lines = diff_json(recorded[0][0], arguments, f"get_prompt({name!r}).arguments")
+            lines = diff_json(recorded[0][0], live, f"get_prompt({name!r}).arguments")
             raise MCPCallMismatch(index, lines)
 
         return answer

@@ -7,13 +7,12 @@ becomes in the SDK, so a step's ``result`` (or a responder) can use them directl
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
-from agents_testing.core import safe_repr
+from agents_testing.core import cycle_problem, safe_repr
 
 from .._errors import InvalidMCPArgument
 from .._wire import build, dump, protocol_error
@@ -65,6 +64,17 @@ def tool_result(
 
     if isinstance(content, (str, bytes, Mapping, BaseModel)) or not isinstance(content, Iterable):
         raise _refuse("tool_result(content)", "a sequence of content blocks", content)
+    content = list(content)
+    for argument, value in (("content", content), ("structured", structured)):
+        problem = cycle_problem(value, argument)
+        if problem is not None:
+            # A server sends JSON data: a value that contains itself has no such form.
+            raise InvalidMCPArgument(
+                f"tool_result({argument}) must be JSON data; {problem}.",
+                argument=f"tool_result({argument})",
+                expected="JSON data without a reference cycle",
+                got=type(value).__name__,
+            )
     if not isinstance(is_error, bool):
         raise _refuse("tool_result(is_error)", "a bool", is_error)
     data: dict[str, Any] = {
@@ -103,11 +113,23 @@ def text_result(*texts: str, structured: Any = _UNSET, is_error: bool = False) -
 
 
 def json_result(value: Any, *, text: str | None = None) -> CallToolResult:
-    """A structured result: ``structuredContent`` is ``value`` and, as servers that declare
-    an output schema do, one text block carries the same value as JSON (or ``text``)."""
+    """A structured result: ``structuredContent`` is ``value`` and one text block carries
+    the same value as JSON (or ``text``), written as servers that declare an output
+    schema write it: ``pydantic_core.to_json(value, fallback=str, indent=2)``, so the
+    model reads the very text a real server would send."""
+    from pydantic_core import to_json, to_jsonable_python
+
+    problem = cycle_problem(value, "value")
+    if problem is not None:
+        raise InvalidMCPArgument(
+            f"json_result(value) must be JSON data; {problem}.",
+            argument="json_result(value)",
+            expected="JSON data without a reference cycle",
+            got=type(value).__name__,
+        )
     if text is None:
         try:
-            text = json.dumps(value, ensure_ascii=False)
+            text = to_json(value, fallback=str, indent=2).decode()
         except (TypeError, ValueError) as error:
             raise InvalidMCPArgument(
                 f"json_result(value) must be JSON data ({error}); got {type(value).__name__}.",
@@ -117,7 +139,18 @@ def json_result(value: Any, *, text: str | None = None) -> CallToolResult:
             ) from None
     elif not isinstance(text, str):
         raise _refuse("json_result(text)", "a str", text)
-    return tool_result([text], structured=value)
+    # What the client receives is JSON: values JSON has no form for arrive as their text.
+    structured = to_jsonable_python(value, fallback=str)
+    if not isinstance(structured, dict):
+        raise InvalidMCPArgument(
+            f"json_result(value) must be JSON data whose top level is an object (a dict), "
+            f"as structuredContent is; got {type(value).__name__}. A tool whose output is "
+            f"another value sends it as {{'result': value}}.",
+            argument="json_result(value)",
+            expected="a dict of JSON data",
+            got=type(value).__name__,
+        )
+    return tool_result([text], structured=structured)
 
 
 def error_result(*texts: str, structured: Any = _UNSET) -> CallToolResult:

@@ -15,6 +15,7 @@ from agents_testing.core import (
     AnyOrder,
     GroupEntry,
     build_group,
+    cycle_problem,
     detach,
     exception_problem,
     member_problem,
@@ -29,7 +30,7 @@ from .._errors import InvalidMCPStep, InvalidMCPStepReason
 from .._results.coerce import coerce_result
 from .._steps import KEYS, OUTCOMES, OutcomeKind, Step
 
-__all__ = ["build_steps", "callable_problem", "invalid_step"]
+__all__ = ["build_steps", "callable_problem", "invalid_step", "result_cycle"]
 
 
 def invalid_step(
@@ -86,7 +87,15 @@ def _matcher(index: int, tool: str, match: object) -> object:
     return match
 
 
-def _build_step(index: int, raw: object, tools: Collection[str] | None) -> Step:
+def result_cycle(result: object) -> str | None:
+    """Why a result that contains itself cannot be sent, or None (``extra_checks``)."""
+    problem = cycle_problem(result, "result")
+    if problem is None:
+        return None
+    return f"{problem}: a server sends JSON data, which holds no cycles"
+
+
+def _build_step(index: int, raw: object, tools: Collection[str] | None, extra_checks: bool) -> Step:
     spec = _read_spec(index, raw)
     tool = spec.get("tool")
     if not isinstance(tool, str) or not tool:
@@ -142,6 +151,8 @@ def _build_step(index: int, raw: object, tools: Collection[str] | None) -> Step:
             raise invalid_step("invalid_outcome", index, tool, f"'error': {problem}")
     else:
         value, problem = coerce_result(value)
+        if problem is None and extra_checks:
+            problem = result_cycle(value)
         if problem is not None:
             raise invalid_step("invalid_outcome", index, tool, problem)
     unchecked = frozenset(
@@ -153,10 +164,11 @@ def _build_step(index: int, raw: object, tools: Collection[str] | None) -> Step:
 
 
 def build_steps(
-    steps: Iterable[object], *, tools: Collection[str] | None = None
+    steps: Iterable[object], *, tools: Collection[str] | None = None, extra_checks: bool = False
 ) -> list[Step | GroupEntry[Step]]:
     """Validate every step (or ``any_order`` group) in order; the first malformed one
-    raises ``InvalidMCPStep``. With ``tools``, a step for a tool not among them is one."""
+    raises ``InvalidMCPStep``. With ``tools``, a step for a tool not among them is one;
+    with ``extra_checks``, a result that contains itself."""
     if isinstance(steps, (Mapping, str, bytes)) or not isinstance(steps, Iterable):
         raise invalid_step(
             "invalid_input",
@@ -164,16 +176,18 @@ def build_steps(
             None,
             f"steps is a sequence of step dicts, got {type(steps).__name__}",
         )
-    return [_build_entry(index, raw, tools) for index, raw in enumerate(steps)]
+    return [_build_entry(index, raw, tools, extra_checks) for index, raw in enumerate(steps)]
 
 
-def _build_entry(index: int, raw: object, tools: Collection[str] | None) -> Step | GroupEntry[Step]:
+def _build_entry(
+    index: int, raw: object, tools: Collection[str] | None, extra_checks: bool
+) -> Step | GroupEntry[Step]:
     if not isinstance(raw, AnyOrder):
-        return _build_step(index, raw, tools)
+        return _build_step(index, raw, tools, extra_checks)
 
     def member(position: int, spec: object) -> Step:
         try:
-            return _build_step(index, spec, tools)
+            return _build_step(index, spec, tools, extra_checks)
         except InvalidMCPStep as error:
             raise invalid_step(
                 error.reason, index, error.tool, member_problem(position, error.detail)

@@ -22,6 +22,7 @@ from agents_testing.core.cassette import (
     AllowedSecret,
     CassetteFormatError,
     CassetteSecretError,
+    CassetteWriteError,
     Scrubber,
     allowed_secret_problem,
     dump_cassette,
@@ -132,11 +133,14 @@ class ModelCassette:
         return 0 if self._recorder is None else len(self._recorder.entries)
 
     def _checked_calls(self) -> list[dict[str, Any]]:
-        """The recorded calls, scrubbed and compressed; raises ``CassetteSecretError``."""
+        """The recorded calls, scrubbed and compressed; raises ``CassetteSecretError`` (a
+        secret left in them) or ``CassetteWriteError`` (a value with no JSON form)."""
         if self._recorder is None:
             raise CassetteFormatError(
                 str(self.path), "nothing was recorded; call record() or record_provider() first."
             )
+        if self._recorder.unwritable:
+            raise CassetteWriteError(str(self.path), f"{self._recorder.unwritable[0]}.")
         calls = scrub(self._recorder.calls(), self.scrubbers)
         if not self.allow_secrets:
             findings = scan_for_secrets(

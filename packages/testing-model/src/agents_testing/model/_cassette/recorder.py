@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
 from agents.models.interface import Model, ModelProvider, ModelTracing
 
+from agents_testing.core import cycle_problem
 from agents_testing.core.cassette import Scrubber
 
 from .._step import ModelStep
@@ -58,6 +59,9 @@ class Recorder:
     ) -> None:
         self.entries: list[_Entry] = []
         self.live_secrets: set[str] = set()
+        # Why the recording cannot be written (a value with no JSON form); the run goes
+        # on as with the model alone, and writing the cassette refuses.
+        self.unwritable: list[str] = []
         self._encoder = RequestEncoder()
         self._errors: dict[int, tuple[BaseException, _Entry]] = {}
         self._earlier = list(earlier)
@@ -101,6 +105,14 @@ class Recorder:
         entry = _Entry(data)
         self.entries.append(entry)
         return entry
+
+    def json(self, value: Any, where: str, encode: Callable[[Any], Any]) -> Any:
+        """``encode(value)``, or None when ``value`` contains itself (noted as unwritable)."""
+        problem = cycle_problem(value, where)
+        if problem is not None:
+            self.unwritable.append(problem)
+            return None
+        return encode(value)
 
     def fail(self, entry: _Entry, error: BaseException) -> None:
         entry.data["error"] = error_json(error)
@@ -224,7 +236,7 @@ class RecordingModel(Model):
         except Exception as error:
             self._recorder.fail(entry, error)
             raise
-        entry.data["response"] = response_json(response)
+        entry.data["response"] = self._recorder.json(response, "response", response_json)
         return response
 
     async def stream_response(
@@ -279,7 +291,7 @@ class RecordingModel(Model):
                 conversation_id=conversation_id,
                 prompt=prompt,
             ):
-                events.append(event_json(event))
+                events.append(self._recorder.json(event, "stream event", event_json))
                 yield event
         except Exception as error:
             if not events:

@@ -19,6 +19,7 @@ from agents_testing.core import (
     AnyOrder,
     GroupEntry,
     build_group,
+    cycle_problem,
     detach,
     exception_problem,
     member_problem,
@@ -85,6 +86,7 @@ def normalize_step(value: object, index: int, *, extra_checks: bool = False) -> 
                 index,
                 f"unknown key(s) {', '.join(safe_repr(key, 40) for key in unknown)}; a step "
                 f"dict may only use {', '.join(sorted(SPEC_KEYS))}.",
+                lead="fields",
             )
         return _queued(ModelStep(**value), index, extra_checks)
     if isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray)):
@@ -93,16 +95,18 @@ def normalize_step(value: object, index: int, *, extra_checks: bool = False) -> 
         return _queued(ModelStep(output=value), index, extra_checks)
     if isinstance(value, type) and issubclass(value, BaseException):
         raise invalid_step(
-            "invalid_error",
+            "invalid_input",
             index,
             f"got the exception class {value.__name__}; pass an instance such as "
             f"{value.__name__}('...').",
+            lead="output",
         )
     raise invalid_step(
         "invalid_input",
         index,
         f"got {describe(value)}; a step is a ModelStep, a step dict, a ModelResponse, "
         f"a sequence of output items (e.g. [assistant_message('...')]) or an exception.",
+        lead="output",
     )
 
 
@@ -135,7 +139,7 @@ def _queued(step: ModelStep, index: int, extra_checks: bool) -> QueuedStep:
     try:
         checked = _checked(step, index, extra_checks)
     except ValueProblem as problem:
-        raise invalid_step("invalid_input", index, str(problem)) from None
+        raise invalid_step("invalid_input", index, str(problem), lead=problem.lead) from None
     usage = checked.usage
     output = checked.output
     # Handed out as they are unless a call still has work to do on an item: convert a
@@ -165,20 +169,27 @@ def _checked(step: ModelStep, index: int, extra_checks: bool) -> ModelStep:
     if step.raw_usage is not None:
         if not isinstance(step.raw_usage, Mapping):
             raise ValueProblem(
-                f"raw_usage must be a mapping or None, got {describe(step.raw_usage)}."
+                f"raw_usage must be a mapping or None, got {describe(step.raw_usage)}.",
+                lead="raw_usage",
             )
-        raw_usage = checked_json(step.raw_usage, "raw_usage")
+        if extra_checks:
+            _check_cycle(step.raw_usage, "raw_usage")
+            raw_usage = checked_json(step.raw_usage, "raw_usage")
+        else:
+            # As the SDK's double: any mapping, copied (a cycle stays a cycle).
+            raw_usage = detach(_as_dict(step.raw_usage), name="raw_usage", wrap_errors=False)
     if step.error is not None:
         _check_error(step.error, index)
     if step.responder is not None:
         problem = responder_problem(step.responder)
         if problem is not None:
-            raise invalid_step("invalid_responder", index, problem)
+            lead = None if callable(step.responder) else "responder"
+            raise invalid_step("invalid_responder", index, problem, lead=lead)
     if step.match is not None:
         problem = matcher_problem(step.match)
         if problem is not None:
             raise invalid_step("invalid_matcher", index, problem)
-    events = _stream_events(step.stream_events, index)
+    events = _stream_events(step.stream_events, index, extra_checks)
     if step.retry_advice is not None:
         if not isinstance(step.retry_advice, ModelRetryAdvice):
             raise invalid_step(
@@ -186,6 +197,7 @@ def _checked(step: ModelStep, index: int, extra_checks: bool) -> ModelStep:
                 index,
                 f"retry_advice must be an agents.ModelRetryAdvice, got "
                 f"{describe(step.retry_advice)}.",
+                lead="retry_advice",
             )
         if step.error is None:
             raise invalid_step(
@@ -193,6 +205,7 @@ def _checked(step: ModelStep, index: int, extra_checks: bool) -> ModelStep:
                 index,
                 "retry_advice applies only to a scripted error; use "
                 "ModelStep.raise_error(error, retry_advice=...).",
+                lead="retry_advice",
             )
     _check_conflicts(step, index, extra_checks)
     return dataclasses.replace(
@@ -212,13 +225,14 @@ def _check_error(error: object, index: int) -> None:
             index,
             f"error is the exception class {error.__name__}; pass an instance such as "
             f"{error.__name__}('...').",
+            lead="error",
         )
     # A BaseException that is not an Exception (KeyboardInterrupt, SystemExit,
     # CancelledError, GeneratorExit, ...) would escape the runner's error handling and
     # can leave a streamed run waiting forever, so it cannot be scripted.
     problem = exception_problem(error)
     if problem is not None:
-        raise invalid_step("invalid_error", index, f"error: {problem}.")
+        raise invalid_step("invalid_error", index, f"{problem}.", lead="error")
 
 
 def responder_problem(responder: object, what: str = "responder") -> str | None:
@@ -292,7 +306,9 @@ def _signature(value: object) -> inspect.Signature | None:
 
 def _output_items(output: object, index: int, extra_checks: bool) -> tuple[Any, ...]:
     if not isinstance(output, Sequence) or isinstance(output, (str, bytes, bytearray)):
-        raise ValueProblem(f"output must be a sequence of output items, got {describe(output)}.")
+        raise ValueProblem(
+            f"output must be a sequence of output items, got {describe(output)}.", lead="output"
+        )
     return tuple(
         _output_item(item, f"output item {position + 1}", extra_checks)
         for position, item in enumerate(output)
@@ -300,14 +316,36 @@ def _output_items(output: object, index: int, extra_checks: bool) -> tuple[Any, 
 
 
 def _output_item(item: object, where: str, extra_checks: bool) -> Any:
-    if not isinstance(item, Mapping) or extra_checks:
+    if extra_checks:
+        _check_cycle(item, where)
         return checked_output_item(item, where)
-    # The SDK's double takes dict items as they are: an apply-patch call is converted
-    # (and checked) when the step is used, any other dict is handed on unchanged.
-    return detach(dict(item), name=where, wrap_errors=False)
+    if isinstance(item, Mapping):
+        # The SDK's double takes dict items as they are: an apply-patch call is converted
+        # (and checked) when the step is used, any other dict is handed on unchanged.
+        return detach(_as_dict(item), name=where, wrap_errors=False)
+    try:
+        return checked_output_item(item, where)
+    except ValueProblem:
+        if cycle_problem(item, where) is None:
+            raise
+    # An item that contains itself cannot be rebuilt; the SDK's double takes a copy of
+    # it as it is (the cycle kept), and so does a bare model.
+    return detach(item, name=where, wrap_errors=False)
 
 
-def _stream_events(events: object, index: int) -> Any:
+def _as_dict(value: Mapping[Any, Any]) -> dict[Any, Any]:
+    # A dict is copied as it is, so that a cycle through it stays a cycle of the copy.
+    return value if type(value) is dict else dict(value)
+
+
+def _check_cycle(value: object, where: str) -> None:
+    """Refuse a value that contains itself, naming the cycle (``extra_checks``)."""
+    problem = cycle_problem(value, where)
+    if problem is not None:
+        raise ValueProblem(f"{problem}.")
+
+
+def _stream_events(events: object, index: int, extra_checks: bool) -> Any:
     if events is None:
         return None
     if callable(events):
@@ -324,6 +362,10 @@ def _stream_events(events: object, index: int) -> Any:
         )
     for position, event in enumerate(events):
         check_stream_event(event, position, index)
+        if extra_checks:
+            problem = cycle_problem(event, f"stream event {position + 1}")
+            if problem is not None:
+                raise invalid_step("invalid_stream_events", index, f"{problem}.")
     # Frozen: the queued events are private copies, never the test's own objects.
     return tuple(event.model_copy(deep=True) for event in events)
 
@@ -355,7 +397,9 @@ def check_stream_event(event: object, position: int, index: int) -> None:
 def _check_optional(value: object, kind: Any, field: str, index: int) -> None:
     if value is not None and not isinstance(value, kind):
         expected = getattr(kind, "__name__", str(kind))
-        raise ValueProblem(f"{field} must be {expected} or None, got {describe(value)}.")
+        raise ValueProblem(
+            f"{field} must be {expected} or None, got {describe(value)}.", lead=field
+        )
 
 
 def _check_conflicts(step: ModelStep, index: int, extra_checks: bool) -> None:
@@ -368,6 +412,7 @@ def _check_conflicts(step: ModelStep, index: int, extra_checks: bool) -> None:
             index,
             f"{' and '.join(outcomes)} cannot be combined: a call fails, is answered by a "
             f"responder, or streams exact events.",
+            lead="outcomes",
         )
     if not extra_checks:
         # As in the SDK's double, response fields next to an error or a responder are

@@ -39,7 +39,15 @@ _MAX_DEPTH = 64
 
 
 class ValueProblem(Exception):
-    """Internal: why a scripted value was refused; the step checker turns it into an error."""
+    """Internal: why a scripted value was refused; the step checker turns it into an error.
+
+    ``lead`` names the SDK double's sentence for the problem (see ``_errors.STEP_LEADS``)
+    where that double refuses the value too.
+    """
+
+    def __init__(self, message: str, *, lead: str | None = None) -> None:
+        super().__init__(message)
+        self.lead = lead
 
 
 def describe(value: object) -> str:
@@ -122,14 +130,14 @@ def apply_patch_item(item: Mapping[str, Any]) -> ResponseApplyPatchToolCall:
     call_id = item.get("call_id")
     if not isinstance(call_id, str) or not call_id:
         raise ModelBehaviorError(
-            "Tool invocations require a non-empty string call ID before execution "
-            "(an apply_patch_call dict item has no usable call_id)."
+            "Tool invocations require a non-empty string call ID before execution. An "
+            "apply_patch_call dict item has no usable call_id."
         )
     item_id = item.get("id", call_id)
     if not isinstance(item_id, str) or not item_id:
         raise ModelBehaviorError(
-            "Apply-patch tool calls require a non-empty string item ID when provided "
-            "(an apply_patch_call dict item has an unusable id)."
+            "Apply-patch tool calls require a non-empty string item ID when provided. An "
+            "apply_patch_call dict item has an unusable id."
         )
     fields: dict[str, Any] = {
         "type": "apply_patch_call",
@@ -211,7 +219,10 @@ def _check_json(value: object, where: str, depth: int, path: set[int]) -> None:
 def checked_usage(usage: object, where: str) -> Usage:
     """A validated snapshot of an ``agents.Usage``, equal to it field for field."""
     if not isinstance(usage, Usage):
-        raise ValueProblem(f"{where} must be an agents.Usage, got {describe(usage)}.")
+        raise ValueProblem(
+            f"{where} must be an agents.Usage, got {describe(usage)}.",
+            lead="usage" if where == "usage" else None,
+        )
     data: dict[str, Any] = {}
     try:
         for field in dataclasses.fields(usage):

@@ -33,6 +33,7 @@ from openai.types.responses import (
     ResponseOutputItemAddedEvent,
     ResponseOutputItemDoneEvent,
     ResponseOutputMessage,
+    ResponseOutputRefusal,
     ResponseOutputText,
     ResponseOutputTextAnnotationAddedEvent,
     ResponseReasoningItem,
@@ -476,6 +477,10 @@ def _message_events(
 ) -> None:
     item_id = item.id
     for content_index, part in enumerate(item.content):
+        if not isinstance(part, (ResponseOutputText, ResponseOutputRefusal)):
+            # Only text and refusal parts have a streaming lifecycle; the SDK's double
+            # streams nothing for any other part (the completed item still holds it).
+            continue
         common = {"item_id": item_id, "output_index": index, "content_index": content_index}
         if isinstance(part, ResponseOutputText):
             empty = _copy(part, {"text": "", "annotations": [], "logprobs": []})

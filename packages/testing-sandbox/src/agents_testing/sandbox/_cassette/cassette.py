@@ -29,11 +29,13 @@ from agents.sandbox.types import ExecResult
 from pydantic import TypeAdapter
 from pydantic_core import to_jsonable_python
 
+from agents_testing.core import cycle_problem
 from agents_testing.core.cassette import (
     AllowedSecret,
     CassetteFormatError,
     CassetteMismatch,
     CassetteSecretError,
+    CassetteWriteError,
     Scrubber,
     allowed_secret_problem,
     diff_json,
@@ -212,6 +214,17 @@ class _Recorder:
     def __init__(self, session: Any) -> None:
         self.session = session
         self.calls: list[dict[str, Any]] = []
+        # Why the recording cannot be written (a value with no JSON form); the run goes
+        # on as with the session alone, and writing the cassette refuses.
+        self.unwritable: list[str] = []
+
+    def _json(self, value: Any, root: str | None, where: str) -> Any:
+        """``value`` as cassette JSON, or None when it contains itself (noted as unwritable)."""
+        problem = cycle_problem(value, where)
+        if problem is not None:
+            self.unwritable.append(problem)
+            return None
+        return _json(value, root)
 
     @property
     def root(self) -> str | None:
@@ -239,8 +252,8 @@ class _Recorder:
             shown, named = _canonical(method, shown, kwargs)
             entry: dict[str, Any] = {
                 "method": method,
-                "args": _json(list(shown), root),
-                "kwargs": _json(named, root),
+                "args": self._json(list(shown), root, f"{method}() args"),
+                "kwargs": self._json(named, root, f"{method}() kwargs"),
             }
             self.calls.append(entry)
             try:
@@ -261,7 +274,7 @@ class _Recorder:
                     return io.StringIO(content)
                 entry["result"] = _bytes_json(content)
                 return io.BytesIO(content)
-            entry["result"] = _json(result, root)
+            entry["result"] = self._json(result, root, f"{method}() result")
             return result
 
         setattr(self.session, method, recorded)
@@ -309,9 +322,12 @@ class SandboxCassette:
         return session
 
     def _checked_calls(self) -> list[dict[str, Any]]:
-        """The recorded calls, scrubbed; raises ``CassetteSecretError``."""
+        """The recorded calls, scrubbed; raises ``CassetteSecretError`` (a secret left in
+        them) or ``CassetteWriteError`` (a value with no JSON form)."""
         if self._recorder is None:
             raise CassetteFormatError(str(self.path), "nothing was recorded; call record() first.")
+        if self._recorder.unwritable:
+            raise CassetteWriteError(str(self.path), f"{self._recorder.unwritable[0]}.")
         calls: list[dict[str, Any]] = scrub(self._recorder.calls, self.scrubbers)
         if not self.allow_secrets:
             live = [*self.secrets, *filter(None, [os.environ.get("OPENAI_API_KEY")])]

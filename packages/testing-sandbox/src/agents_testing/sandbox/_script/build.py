@@ -17,6 +17,7 @@ from agents_testing.core import (
     AnyOrder,
     GroupEntry,
     build_group,
+    cycle_problem,
     exception_problem,
     member_problem,
     safe_repr,
@@ -44,13 +45,19 @@ _invalid = invalid_step
 
 def _read_spec(index: int, raw: object) -> dict[Any, Any]:
     if not isinstance(raw, Mapping):
-        raise _invalid("invalid_input", index, None, f"a step is a dict, got {type(raw).__name__}")
+        raise _invalid(
+            "invalid_input",
+            index,
+            None,
+            f"a step is a dict, got {type(raw).__name__}",
+            lead="mapping",
+        )
     try:
         # One copy, read once: a mapping that changes (or fails) later cannot matter.
         return dict(raw)
     except Exception as error:
         detail = f"the step mapping could not be read ({type(error).__name__})"
-        raise _invalid("invalid_input", index, None, detail) from error
+        raise _invalid("invalid_input", index, None, detail, lead="mapping") from error
 
 
 def _build_step(index: int, raw: object, methods: frozenset[str], extra_checks: bool) -> Step:
@@ -58,7 +65,11 @@ def _build_step(index: int, raw: object, methods: frozenset[str], extra_checks: 
     method = spec.get("method")
     if not isinstance(method, str):
         raise _invalid(
-            "invalid_input", index, None, "a step needs a 'method' naming a session method"
+            "unknown_method",
+            index,
+            None,
+            "a step needs a 'method' naming a session method",
+            lead="method",
         )
     method = str.__str__(method)  # a plain str, whatever subclass was given
     unknown = [key for key in spec if not (type(key) is str and key in KEYS)]
@@ -69,19 +80,22 @@ def _build_step(index: int, raw: object, methods: frozenset[str], extra_checks: 
             method,
             f"unknown key(s) {', '.join(safe_repr(key, 40) for key in unknown[:5])}; "
             f"use {', '.join(map(repr, sorted(KEYS)))}",
+            lead="fields",
         )
     if method not in methods:
         raise _invalid(
             "unknown_method",
             index,
             method,
-            f"the installed SDK's scriptable methods are {', '.join(sorted(methods))}",
+            f"{safe_repr(method, 40)} is not one; the installed SDK's scriptable methods "
+            f"are {', '.join(sorted(methods))}",
+            lead="method",
         )
     match = spec.get("match")
     if match is not None:
         problem = callable_problem(match, "match")
         if problem is not None:
-            raise _invalid("invalid_matcher", index, method, problem)
+            raise _invalid("invalid_matcher", index, method, problem, lead="matcher")
     given = [key for key in OUTCOMES if key in spec]
     if not given and method in VOID_METHODS:
         given, spec["result"] = ["result"], None
@@ -92,18 +106,24 @@ def _build_step(index: int, raw: object, methods: frozenset[str], extra_checks: 
             index,
             method,
             f"give exactly one of 'result', 'responder' or 'error' (found: {found})",
+            lead="outcome",
         )
     kind: OutcomeKind = given[0]  # type: ignore[assignment]
     value = spec[kind]
     if kind == "responder":
         problem = callable_problem(value, "responder")
         if problem is not None:
-            raise _invalid("invalid_outcome", index, method, problem)
+            raise _invalid("invalid_outcome", index, method, problem, lead="responder")
     elif kind == "error":
         problem = _error_problem(value, extra_checks)
         if problem is not None:
-            raise _invalid("invalid_outcome", index, method, f"'error': {problem}")
+            raise _invalid("invalid_outcome", index, method, f"'error': {problem}", lead="error")
     else:
+        # Refused in any mode: the SDK's own double fails on such a result as well (it
+        # never finishes copying it), and a result is handed out as scripted.
+        cycle = cycle_problem(value, "result")
+        if cycle is not None:
+            raise _invalid("invalid_outcome", index, method, cycle, lead="result")
         snapshot = _snapshot(index, method, value, extra_checks)
         problem = result_problem(method, value) if extra_checks else None
         if problem is not None:
@@ -148,7 +168,9 @@ def _snapshot(index: int, method: str, value: object, extra_checks: bool) -> obj
                 f"result is a {refused.kind}, a live stream that cannot be replayed; read "
                 "its content into an io.BytesIO first"
             )
-        stream: InvalidSandboxStep | None = _invalid("invalid_outcome", index, method, detail)
+        stream: InvalidSandboxStep | None = _invalid(
+            "invalid_outcome", index, method, detail, lead="result"
+        )
         original: BaseException | None = None
     except CopyFailed as failed:
         stream, original = None, failed.original
@@ -161,7 +183,7 @@ def _snapshot(index: int, method: str, value: object, extra_checks: bool) -> obj
             f"the result (a {type(value).__name__}) cannot be copied: its copy raised "
             f"{type(original).__name__} (the cause); script a value copy.deepcopy can copy"
         )
-        raise _invalid("invalid_outcome", index, method, detail) from original
+        raise _invalid("invalid_outcome", index, method, detail, lead="result") from original
     add_note = getattr(original, "add_note", None)
     if add_note is not None:
         with contextlib.suppress(Exception):  # a courtesy; the error itself is what counts
@@ -199,7 +221,11 @@ def _build_entry(
             return _build_step(index, spec, methods, extra_checks)
         except InvalidSandboxStep as error:
             raise _invalid(
-                error.reason, index, error.method, member_problem(position, error.detail)
+                error.reason,
+                index,
+                error.method,
+                member_problem(position, error.detail),
+                lead=error._lead,
             ) from error.__cause__
 
     entry = build_group(raw, member)

@@ -6,10 +6,10 @@ import contextlib
 from types import MappingProxyType
 from typing import Any
 
-from agents_testing.core import ordinal
+from agents_testing.core import cycle_problem, ordinal
 
 from .._call import SandboxCall
-from .._errors import closed_stream, uncopyable_argument, unsupported_stream
+from .._errors import closed_stream, cyclic_argument, uncopyable_argument, unsupported_stream
 from .streams import StreamRefused
 from .values import CopyFailed, freeze, is_plain, thaw
 
@@ -17,6 +17,9 @@ __all__ = ["copy_call", "record_call"]
 
 
 def _frozen(method: str, call_index: int, argument: str, value: Any, wrap_errors: bool) -> Any:
+    if cycle_problem(value) is not None:
+        # The SDK's own double never finishes copying such a value; this says why.
+        raise cyclic_argument(type(value).__name__, method, call_index, argument)
     try:
         return freeze(value)
     except StreamRefused as refused:
