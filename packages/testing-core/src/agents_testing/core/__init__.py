@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     )
     from ._cassette.modes import RecordMode
     from ._cassette.secrets import AllowedSecret, CassetteSecretError, Scrubber, SecretFinding
+    from ._clock.virtual import ClockWait, VirtualClock, VirtualClockError, virtual_clock
     from ._detach.cache import SnapshotCache
     from ._detach.detach import detach, readonly
     from ._errors import (
@@ -65,6 +66,7 @@ __all__ = [
     "CassetteSecretError",
     "CassetteVersionError",
     "CassetteWriteError",
+    "ClockWait",
     "Entry",
     "GroupEntry",
     "InvalidStepError",
@@ -87,6 +89,8 @@ __all__ = [
     "callable_problem",
     "cycle_problem",
     "UnsnapshottableValue",
+    "VirtualClock",
+    "VirtualClockError",
     "capture_traces",
     "detach",
     "exception_problem",
@@ -95,6 +99,7 @@ __all__ = [
     "readonly",
     "safe_repr",
     "to_snapshot",
+    "virtual_clock",
 ]
 
 # Loading the package (as the pytest plugins and the import bridge do) imports nothing
@@ -115,6 +120,7 @@ __getattr__, __dir__ = lazy_exports(
         "CassetteSecretError": "._cassette.secrets",
         "CassetteVersionError": "._cassette.file",
         "CassetteWriteError": "._cassette.file",
+        "ClockWait": "._clock.virtual",
         "Entry": "._script.fifo",
         "GroupEntry": "._script.group",
         "IncompatibleOpenAIClient": "._errors",
@@ -146,5 +152,8 @@ __getattr__, __dir__ = lazy_exports(
         "readonly": "._detach.detach",
         "safe_repr": "._values",
         "to_snapshot": "._snapshot.data",
+        "virtual_clock": "._clock.virtual",
+        "VirtualClock": "._clock.virtual",
+        "VirtualClockError": "._clock.virtual",
     },
 )
