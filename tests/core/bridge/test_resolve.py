@@ -45,6 +45,7 @@ def loaded(prefix):
 state = {"before": [loaded("agents_testing.model._"), loaded("agents_testing.sandbox._")]}
 from agents.testing import ScriptedModel
 state["after_model"] = [loaded("agents_testing.model._"), loaded("agents_testing.sandbox._")]
+state["ours_after_model"] = sorted(name for name in sys.modules if name.startswith("agents_testing"))
 state["listed"] = "scripted_sandbox_session" in dir(agents.testing)
 
 names = ["agents.testing", "agents.testing.model", "agents.testing.sandbox",
@@ -130,6 +131,18 @@ def test_agents_testing_imports_each_boundary_only_when_its_names_are_used(
     assert bridged["before"] == [False, False]
     assert bridged["after_model"] == [True, False]
     assert bridged["listed"] is True
+    # ScriptedModel's module makes only the class: what a model works with is imported
+    # when one is made, so the first import costs no more than the SDK's own.
+    assert bridged["ours_after_model"] == [
+        "agents_testing",
+        "agents_testing.core",
+        "agents_testing.core._bridge",
+        "agents_testing.core._bridge.resolve",
+        "agents_testing.core.lazy",
+        "agents_testing.model",
+        "agents_testing.model._scripted_model",
+        "agents_testing.sandbox",
+    ]
 
 
 def test_finder_is_installed_at_start_up_without_importing_anything_heavy() -> None:
