@@ -1,0 +1,1 @@
+"""Virtual time for asyncio: the clock behind the virtual_clock fixture."""
