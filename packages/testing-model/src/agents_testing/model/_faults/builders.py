@@ -354,7 +354,9 @@ def _checked_step(builder: str, step: object) -> ModelStep:
     try:
         return normalize_step(step, 0).step
     except InvalidModelStep as error:
-        raise invalid_argument(f"{builder}(step)", "a step", error.detail) from error
+        detail = error.detail.rstrip(".")
+        got = detail[4:] if detail.startswith("got ") else f"{describe(step)}: {detail}"
+        raise invalid_argument(f"{builder}(step)", "a step", got) from error
 
 
 def _events_of(builder: str, step: ModelStep) -> list[TResponseStreamEvent]:

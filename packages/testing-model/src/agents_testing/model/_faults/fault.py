@@ -19,8 +19,8 @@ from agents.items import TResponseStreamEvent
 from agents_testing.core import detach
 
 from .._step import ModelStep, copy_step
-from .hooks import Advise, mark_fault_error
 from .client import Failure, client_error, openai_advice
+from .hooks import Advise, mark_fault_error
 
 if TYPE_CHECKING:
     from agents.retry import ModelRetryAdvice, ModelRetryAdviceRequest

@@ -31,6 +31,7 @@ class AttachedFaults(Protocol):
         """Raise when a fault's call never came."""
         ...
 
+
 Advise = Callable[["ModelRetryAdviceRequest"], "ModelRetryAdvice | None"]
 
 # The attribute a fault's error carries; a private name no client or SDK reads.
