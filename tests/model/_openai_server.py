@@ -3,8 +3,9 @@
 It answers each POST with the next scripted turn, as JSON or as SSE when the request
 asks to stream: an assistant message, a function call (also how a handoff looks on the
 wire), an HTTP error (with headers and a body of its own), or an answer whose connection
-is dropped part-way (a streamed answer after some events). The SDK's real ``OpenAIResponsesModel`` and
-``OpenAIChatCompletionsModel`` are pointed at it, so recordings cross the real adapters.
+drops part-way (a streamed answer after some events). The SDK's real
+``OpenAIResponsesModel`` and ``OpenAIChatCompletionsModel`` are pointed at it, so
+recordings cross the real adapters.
 """
 
 from __future__ import annotations
