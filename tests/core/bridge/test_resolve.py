@@ -45,7 +45,9 @@ def loaded(prefix):
 state = {"before": [loaded("agents_testing.model._"), loaded("agents_testing.sandbox._")]}
 from agents.testing import ScriptedModel
 state["after_model"] = [loaded("agents_testing.model._"), loaded("agents_testing.sandbox._")]
-state["ours_after_model"] = sorted(name for name in sys.modules if name.startswith("agents_testing"))
+state["ours_after_model"] = sorted(
+    name for name in sys.modules if name.startswith("agents_testing")
+)
 state["listed"] = "scripted_sandbox_session" in dir(agents.testing)
 
 names = ["agents.testing", "agents.testing.model", "agents.testing.sandbox",

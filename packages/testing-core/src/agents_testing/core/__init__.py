@@ -41,6 +41,12 @@ if TYPE_CHECKING:
         UnsnapshottableValue,
         ordinal,
     )
+    from ._faults.schedule import (
+        ArgumentProblem,
+        CallSchedule,
+        schedule_problem,
+        seconds_problem,
+    )
     from ._script.fifo import Entry, StepScript
     from ._script.group import AnyOrder, GroupEntry, any_order, build_group, member_problem
     from ._snapshot.data import SupportsSnapshot, to_snapshot
@@ -58,6 +64,8 @@ __all__ = [
     "IncompatibleOpenAIClient",
     "AllowedSecret",
     "AnyOrder",
+    "ArgumentProblem",
+    "CallSchedule",
     "CapturedTraces",
     "CassetteError",
     "CassetteFormatError",
@@ -98,6 +106,8 @@ __all__ = [
     "ordinal",
     "readonly",
     "safe_repr",
+    "schedule_problem",
+    "seconds_problem",
     "to_snapshot",
     "virtual_clock",
 ]
@@ -112,6 +122,8 @@ __getattr__, __dir__ = lazy_exports(
         "AgentsTestingError": "._errors",
         "AllowedSecret": "._cassette.secrets",
         "AnyOrder": "._script.group",
+        "ArgumentProblem": "._faults.schedule",
+        "CallSchedule": "._faults.schedule",
         "CapturedTraces": "._tracing.capture",
         "CassetteError": "._cassette.file",
         "CassetteFormatError": "._cassette.file",
@@ -151,6 +163,8 @@ __getattr__, __dir__ = lazy_exports(
         "ordinal": "._errors",
         "readonly": "._detach.detach",
         "safe_repr": "._values",
+        "schedule_problem": "._faults.schedule",
+        "seconds_problem": "._faults.schedule",
         "to_snapshot": "._snapshot.data",
         "virtual_clock": "._clock.virtual",
         "VirtualClock": "._clock.virtual",

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from agents_testing.core import Entry, StepScript
 
     from ._call import ModelCall
+    from ._faults.hooks import AttachedFaults
     from ._step import ModelStep, QueuedStep, StepInput
     from ._tracing.generation import GenerationTrace
 
@@ -107,6 +108,8 @@ class ScriptedModel(Model):
         # The last scripted error with its advice, and the scripted error being raised.
         self._advice: tuple[BaseException, ModelRetryAdvice] | None = None
         self._scripted_failure: BaseException | None = None
+        # Faults injected at given calls (FaultSchedule.attach); None for a plain script.
+        self._faults: AttachedFaults | None = None
 
     # -- scripting -----------------------------------------------------------------
 
@@ -178,7 +181,8 @@ class ScriptedModel(Model):
         return tuple(copy_step(queued.step) for queued in self._script)
 
     def assert_complete(self) -> None:
-        """Raise :class:`UnconsumedModelSteps` if any scripted step was never used."""
+        """Raise :class:`UnconsumedModelSteps` if any scripted step was never used (and
+        ``UnusedModelFaults`` if an attached ``FaultSchedule`` has faults left)."""
         from ._errors import unconsumed_steps
         from ._step import copy_step
 
@@ -187,6 +191,8 @@ class ScriptedModel(Model):
                 tuple(copy_step(queued.step) for queued in pending), self._script.consumed
             )
         )
+        if self._faults is not None:
+            self._faults.assert_complete()
 
     # -- the Model interface ---------------------------------------------------------
 
@@ -220,7 +226,11 @@ class ScriptedModel(Model):
         trace = self._trace(call)
         try:
             with trace.current():
-                queued = self._take(call, index)
+                queued = (
+                    self._take(call, index)
+                    if self._faults is None
+                    else await self._faults._answer(self, call, index)
+                )
                 if queued.step.responder is not None:
                     queued = await self._resolve(call, queued)
                 step = queued.step
@@ -264,14 +274,16 @@ class ScriptedModel(Model):
 
         Each call returns a fresh copy. Only the most recent failure can carry advice: a
         later failure of any other kind (a responder or stream factory raising, for one)
-        clears it.
+        clears it. The error of a fault (``rate_limit()``, ...) carries its own advice.
         """
         known = self._advice
         if known is not None and known[0] is request.error:
             from agents_testing.core import detach
 
             return detach(known[1])
-        return None
+        from ._faults.hooks import fault_advice
+
+        return fault_advice(request)
 
     async def stream_response(
         self,
@@ -303,7 +315,11 @@ class ScriptedModel(Model):
         trace = self._trace(call)
         try:
             with trace.current():
-                queued = self._take(call, index)
+                queued = (
+                    self._take(call, index)
+                    if self._faults is None
+                    else await self._faults._answer(self, call, index)
+                )
                 if queued.step.responder is not None:
                     queued = await self._resolve(call, queued)
                 step = queued.step
