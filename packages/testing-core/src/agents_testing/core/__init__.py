@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     )
     from ._cassette.modes import RecordMode
     from ._cassette.secrets import AllowedSecret, CassetteSecretError, Scrubber, SecretFinding
+    from ._clock.scripted import delay_problem, scripted_wait
     from ._clock.virtual import ClockWait, VirtualClock, VirtualClockError, virtual_clock
     from ._detach.cache import SnapshotCache
     from ._detach.detach import detach, readonly
@@ -88,6 +89,7 @@ __all__ = [
     "build_group",
     "callable_problem",
     "cycle_problem",
+    "delay_problem",
     "UnsnapshottableValue",
     "VirtualClock",
     "VirtualClockError",
@@ -98,6 +100,7 @@ __all__ = [
     "ordinal",
     "readonly",
     "safe_repr",
+    "scripted_wait",
     "to_snapshot",
     "virtual_clock",
 ]
@@ -145,12 +148,14 @@ __getattr__, __dir__ = lazy_exports(
         "callable_problem": "._values",
         "cycle_problem": "._values",
         "capture_traces": "._tracing.capture",
+        "delay_problem": "._clock.scripted",
         "detach": "._detach.detach",
         "exception_problem": "._values",
         "member_problem": "._script.group",
         "ordinal": "._errors",
         "readonly": "._detach.detach",
         "safe_repr": "._values",
+        "scripted_wait": "._clock.scripted",
         "to_snapshot": "._snapshot.data",
         "virtual_clock": "._clock.virtual",
         "VirtualClock": "._clock.virtual",
