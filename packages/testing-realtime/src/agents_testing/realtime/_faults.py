@@ -42,8 +42,9 @@ _CLEAN_CODES = (1000, 1001)
 _UNEXPECTED = "WebSocket connection closed unexpectedly"
 
 
-def _fault_error(detail: str) -> InvalidRealtimeStep:
-    return invalid_step("invalid_fault", 0, "faults", detail)
+def _fault_error(detail: str, position: int = 0) -> InvalidRealtimeStep:
+    """The error for a fault: ``position`` is its 0-based place in the step's ``faults``."""
+    return invalid_step("invalid_fault", position, "faults", detail)
 
 
 def _count_problem(value: object, what: str, minimum: int) -> str | None:
@@ -244,28 +245,9 @@ def plan_faults(
 ) -> tuple[tuple[RealtimeFault, ...], FaultPlan | None]:
     """Check ``faults`` against a step with ``events`` emit events; return them and the
     plan (``None`` when there are none). Raises :class:`InvalidRealtimeStep`."""
-    if faults is None:
-        return (), None
-    if isinstance(faults, RealtimeFault):
-        raise _fault_error("faults takes a list of RealtimeFault objects; wrap the fault in [ ]")
-    if isinstance(faults, (str, bytes, Mapping)) or not isinstance(faults, Iterable):
-        raise _fault_error(
-            f"faults takes a list of RealtimeFault objects, got {type(faults).__name__}"
-        )
-    given = tuple(faults)
+    given = _fault_list(faults)
     if not given:
         return (), None
-    by_kind: dict[str, list[RealtimeFault]] = {}
-    for position, fault in enumerate(given):
-        if not isinstance(fault, RealtimeFault):
-            raise invalid_step(
-                "invalid_fault",
-                position,
-                "faults",
-                f"fault {position + 1} is a {type(fault).__name__}; make faults with "
-                "RealtimeFault.drop(), .delay(), .duplicate(), .reorder() or .fail_next_send()",
-            )
-        by_kind.setdefault(fault.kind, []).append(fault)
     if has_error:
         raise invalid_step(
             "conflicting_outcomes",
@@ -275,56 +257,91 @@ def plan_faults(
             "no faults; script the failure as RealtimeFault.fail_next_send(error) on the "
             "step before, or drop the error",
         )
-    for kind, found in by_kind.items():
-        if kind != "delay" and len(found) > 1:
-            raise _fault_error(f"a step takes one {kind} fault, got {len(found)}")
+    by_kind: dict[str, list[tuple[int, RealtimeFault]]] = {}
+    for position, fault in enumerate(given):
+        found = by_kind.setdefault(fault.kind, [])
+        if found and fault.kind != "delay":
+            raise _fault_error(
+                f"a step takes one {fault.kind} fault; fault {position + 1} is another", position
+            )
+        found.append((position, fault))
+    order = _delivery_order(by_kind, events)
+    drop = _one(by_kind, "drop")
+    waits = _waits(by_kind.get("delay", []), len(order) + (drop is not None))
+    return given, FaultPlan(tuple(order), waits, drop, _one(by_kind, "fail_next_send"))
 
-    order: list[int] = list(range(events))
-    duplicate = by_kind.get("duplicate", [None])[0]
-    if duplicate is not None:
-        for index in duplicate._get("events"):
-            if index >= events:
-                raise _fault_error(
-                    f"duplicate() names event position {index} (0-based), but the step emits "
-                    f"{events} event(s)"
-                )
-        order = [
-            copy
-            for index in order
-            for copy in ([index, index] if index in duplicate._get("events") else [index])
-        ]
-    reorder = by_kind.get("reorder", [None])[0]
-    if reorder is not None:
+
+def _fault_list(faults: object) -> tuple[RealtimeFault, ...]:
+    if faults is None:
+        return ()
+    if isinstance(faults, RealtimeFault):
+        raise _fault_error("faults takes a list of RealtimeFault objects; wrap the fault in [ ]")
+    if isinstance(faults, (str, bytes, Mapping)) or not isinstance(faults, Iterable):
+        raise _fault_error(
+            f"faults takes a list of RealtimeFault objects, got {type(faults).__name__}"
+        )
+    given = tuple(faults)
+    for position, fault in enumerate(given):
+        if not isinstance(fault, RealtimeFault):
+            raise _fault_error(
+                f"fault {position + 1} is a {type(fault).__name__}; make faults with "
+                "RealtimeFault.drop(), .delay(), .duplicate(), .reorder() or .fail_next_send()",
+                position,
+            )
+    return given
+
+
+def _one(by_kind: dict[str, list[tuple[int, RealtimeFault]]], kind: str) -> RealtimeFault | None:
+    found = by_kind.get(kind)
+    return found[0][1] if found else None
+
+
+def _delivery_order(by_kind: dict[str, list[tuple[int, RealtimeFault]]], events: int) -> list[int]:
+    """Positions in the step's ``emit`` in delivery order: duplicated, reordered, cut."""
+    order = list(range(events))
+    for position, duplicate in by_kind.get("duplicate", []):
+        twice = duplicate._get("events")
+        beyond = [index for index in twice if index >= events]
+        if beyond:
+            raise _fault_error(
+                f"duplicate() names event position {beyond[0]} (0-based), but the step "
+                f"emits {events} event(s)",
+                position,
+            )
+        order = [copy for index in order for copy in [index] * (2 if index in twice else 1)]
+    for _position, reorder in by_kind.get("reorder", []):
         order = _reordered(order, reorder._get("window"), reorder._get("seed"))
-    drop = by_kind.get("drop", [None])[0]
-    if drop is not None:
+    for position, drop in by_kind.get("drop", []):
         after = drop._get("after")
-        if after is not None:
-            if after > len(order):
-                raise _fault_error(
-                    f"drop(after={after}) is after more events than the step delivers "
-                    f"({len(order)})"
-                )
-            order = order[:after]
-    entries = len(order) + (1 if drop is not None else 0)
+        if after is not None and after > len(order):
+            raise _fault_error(
+                f"drop(after={after}) is after more events than the step delivers ({len(order)})",
+                position,
+            )
+        order = order[:after]
+    return order
+
+
+def _waits(delays: list[tuple[int, RealtimeFault]], entries: int) -> tuple[float, ...]:
+    """Seconds before each of the ``entries`` delivered (the drop counted last)."""
     waits = [0.0] * entries
-    for delay in by_kind.get("delay", []):
+    for position, delay in delays:
         before, seconds = delay._get("before"), delay._get("seconds")
         if before == "each":
-            if len(by_kind["delay"]) > 1:
-                raise _fault_error("delay(before='each') cannot be combined with other delays")
-            waits = [seconds] * entries
-            continue
+            if len(delays) > 1:
+                raise _fault_error(
+                    "delay(before='each') cannot be combined with other delays", position
+                )
+            return (seconds,) * entries
         if before >= entries:
             what = "nothing" if not entries else f"{entries} event(s), the drop counted"
             raise _fault_error(
                 f"delay(before={before}) is before an event the step does not deliver "
-                f"(it delivers {what})"
+                f"(it delivers {what})",
+                position,
             )
         waits[before] += seconds
-    fail = by_kind.get("fail_next_send", [None])[0]
-    plan = FaultPlan(tuple(order), tuple(waits), drop, fail)
-    return given, plan
+    return tuple(waits)
 
 
 def _reordered(order: list[int], window: int, seed: int | None) -> list[int]:
