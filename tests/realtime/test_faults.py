@@ -186,6 +186,44 @@ async def test_a_clean_close_by_the_server_is_reported_as_the_installed_sdk_repo
     assert model.closed is True
 
 
+@pytest.mark.asyncio
+async def test_replies_queued_behind_a_drop_never_come_and_their_sends_return() -> None:
+    class Holding(RealtimeModelListener):
+        """Holds the first event until released, so a second send queues behind it."""
+
+        def __init__(self) -> None:
+            self.entered, self.release = asyncio.Event(), asyncio.Event()
+            self.events: list[Any] = []
+
+        async def on_event(self, event: Any) -> None:
+            self.events.append(event)
+            if len(self.events) == 1:
+                self.entered.set()
+                await self.release.wait()
+
+    model = ScriptedRealtimeModel(
+        [
+            RealtimeStep(expect=HELLO, emit=[delta("first")], faults=[RealtimeFault.drop()]),
+            RealtimeStep(expect=AGAIN, emit=[delta("never heard")]),
+        ]
+    )
+    listener = Holding()
+    model.add_listener(listener)
+    await model.connect({})
+    first = asyncio.ensure_future(model.send_event(HELLO))
+    await asyncio.wait_for(listener.entered.wait(), GUARD_SECONDS)
+    second = asyncio.ensure_future(model.send_event(AGAIN))  # committed before the drop
+    await asyncio.sleep(0)
+    listener.release.set()
+
+    await asyncio.wait_for(asyncio.gather(first, second), GUARD_SECONDS)
+
+    assert [event.type for event in listener.events] == ["transcript_delta", "exception"]
+    assert list(model.sent_events) == [HELLO, AGAIN]
+    model.assert_complete()
+    await model.close()
+
+
 # -- a failure of the next send ----------------------------------------------------------
 
 
@@ -555,6 +593,19 @@ def test_faults_that_do_not_fit_their_step_are_refused_when_the_step_is_made(
         RealtimeStep(expect=HELLO, emit=[delta(str(n)) for n in range(emit)], faults=faults)
 
     assert (raised.value.reason, raised.value.field) == (reason, "faults")
+
+
+def test_a_fault_that_does_not_fit_is_reported_at_its_position_in_faults() -> None:
+    with pytest.raises(
+        InvalidRealtimeStep, match="duplicate\\(\\) names event position 5"
+    ) as raised:
+        RealtimeStep(
+            expect=HELLO,
+            emit=[delta("a")],
+            faults=[RealtimeFault.delay(1.0), RealtimeFault.duplicate(5)],
+        )
+
+    assert raised.value.input_index == 1
 
 
 def test_a_duplicate_counts_toward_the_events_a_drop_may_come_after() -> None:
