@@ -133,7 +133,9 @@ async def test_a_timed_out_call_gives_the_model_the_mcp_clients_timeout_error(
 
 
 @pytest.mark.asyncio
-async def test_the_timeout_error_is_the_installed_mcp_clients_own() -> None:
+async def test_the_timeout_error_is_the_installed_mcp_clients_own(
+    virtual_clock: VirtualClock,
+) -> None:
     server = ScriptedMCPServer(
         [{"tool": "convert", "delay": 1, "result": QUOTE}],
         tools=[CONVERT],
@@ -273,7 +275,9 @@ async def test_the_crash_error_is_the_installed_mcp_clients_connection_closed_er
 
 
 @pytest.mark.asyncio
-async def test_connecting_a_crashed_server_again_brings_it_back() -> None:
+async def test_connecting_a_crashed_server_again_brings_it_back(
+    virtual_clock: VirtualClock,
+) -> None:
     server = ScriptedMCPServer(
         [{"tool": "convert", "delay": 1, "crash": True}, {"tool": "convert", "result": QUOTE}],
         tools=[CONVERT],
@@ -287,6 +291,7 @@ async def test_connecting_a_crashed_server_again_brings_it_back() -> None:
         result = await server.call_tool("convert", ASK)
 
     assert '"amount": 92.0' in result.content[0].text  # type: ignore[union-attr]
+    assert virtual_clock.now == 1.0  # it died a second into the first call
     server.assert_complete()
 
 
