@@ -280,6 +280,24 @@ async def test_a_send_failing_with_a_scripted_error_leaves_the_connection_up_for
     model.assert_complete()
 
 
+@pytest.mark.asyncio
+async def test_a_send_failure_armed_on_one_connection_is_gone_on_the_next() -> None:
+    model = ScriptedRealtimeModel(
+        [
+            RealtimeStep(expect=HELLO, faults=[RealtimeFault.fail_next_send(OSError("x"))]),
+            RealtimeStep(expect=AGAIN, emit=[delta("Fresh line.")]),
+        ]
+    )
+
+    async with await runner_for(model).run() as session:
+        await session.send_message("Hello")
+    async with await runner_for(model).run() as session:
+        await session.send_message("Again")  # a new connection: nothing is broken
+        assert [event.delta for event in await raw_events(session, 1)] == ["Fresh line."]
+
+    model.assert_complete()
+
+
 # -- delayed, duplicated and reordered events --------------------------------------------
 
 

@@ -141,8 +141,8 @@ class RealtimeFault:
     def fail_next_send(
         cls, error: BaseException | type[BaseException] | None = None
     ) -> RealtimeFault:
-        """The first send after this step fails before it reaches the script: it is not
-        recorded and consumes no step.
+        """The first send after this step, on the same connection, fails before it
+        reaches the script: it is not recorded and consumes no step.
 
         Without ``error``, that send finds the connection dropped (code 1006): it raises
         the ``ConnectionClosedError`` a real socket raises and the listeners get the

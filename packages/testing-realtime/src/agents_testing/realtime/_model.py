@@ -210,6 +210,7 @@ class ScriptedRealtimeModel(RealtimeModel):
         )
         self._connected = self._deliveries.open = True
         self._deliveries.dropped = False
+        self._failing_send = None  # a broken socket was the old connection's
         self._closed = False
         group = self._deliveries.submit(events, None, "connect()")
         if group is None:
