@@ -97,7 +97,9 @@ class ScriptedRealtimeModel(RealtimeModel):
 
     Events reach the listeners through one queue, in the order their calls were made;
     each call returns once its own events were delivered. ``_delivery_worker`` is the
-    task running that queue, ``None`` when it is idle.
+    task running that queue, ``None`` when it is idle. ``delivered_events`` records what
+    went out and when; a step's ``faults`` (:class:`RealtimeFault`) delay, duplicate,
+    reorder or drop what it delivers, or fail the next send.
     """
 
     def __init__(

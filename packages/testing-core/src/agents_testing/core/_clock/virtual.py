@@ -51,7 +51,7 @@ class VirtualClockError(RuntimeError):
 
 @dataclass(frozen=True)
 class ClockWait:
-    """One timed wait begun while the clock was on: a sleep or a timeout.
+    """One timed wait begun while the clock was on: a sleep, a timeout or a scripted delay.
 
     ``kind`` is ``"sleep"`` for ``asyncio.sleep(seconds)``, ``"timeout"`` for the
     timeout of ``asyncio.wait_for`` or ``asyncio.wait`` and ``"scripted"`` for a delay a
