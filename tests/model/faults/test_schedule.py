@@ -200,7 +200,7 @@ async def test_a_scheduled_slow_call_waits_then_takes_the_next_step(
     result = await run_agent(Agent(name="Desk", model=model), "Hi", streamed=streamed)
 
     assert result.final_output == "Checking."
-    assert virtual_clock.sleeps == [5.0]
+    assert virtual_clock.delays == [5.0]
     assert len(model.calls) == 1
     assert model.remaining_steps == 1
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     )
     from ._cassette.modes import RecordMode
     from ._cassette.secrets import AllowedSecret, CassetteSecretError, Scrubber, SecretFinding
+    from ._clock.scripted import delay_problem, scripted_wait
     from ._clock.virtual import ClockWait, VirtualClock, VirtualClockError, virtual_clock
     from ._detach.cache import SnapshotCache
     from ._detach.detach import detach, readonly
@@ -96,6 +97,7 @@ __all__ = [
     "build_group",
     "callable_problem",
     "cycle_problem",
+    "delay_problem",
     "UnsnapshottableValue",
     "VirtualClock",
     "VirtualClockError",
@@ -108,6 +110,7 @@ __all__ = [
     "safe_repr",
     "schedule_problem",
     "seconds_problem",
+    "scripted_wait",
     "to_snapshot",
     "virtual_clock",
 ]
@@ -157,6 +160,7 @@ __getattr__, __dir__ = lazy_exports(
         "callable_problem": "._values",
         "cycle_problem": "._values",
         "capture_traces": "._tracing.capture",
+        "delay_problem": "._clock.scripted",
         "detach": "._detach.detach",
         "exception_problem": "._values",
         "member_problem": "._script.group",
@@ -165,6 +169,7 @@ __getattr__, __dir__ = lazy_exports(
         "safe_repr": "._values",
         "schedule_problem": "._faults.schedule",
         "seconds_problem": "._faults.schedule",
+        "scripted_wait": "._clock.scripted",
         "to_snapshot": "._snapshot.data",
         "virtual_clock": "._clock.virtual",
         "VirtualClock": "._clock.virtual",

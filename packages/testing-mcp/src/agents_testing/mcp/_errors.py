@@ -41,6 +41,7 @@ InvalidMCPStepReason = Literal[
     "invalid_outcome",
     "invalid_group",
     "unknown_tool",
+    "invalid_fault",
 ]
 
 SchemaName = Literal["inputSchema", "outputSchema"]

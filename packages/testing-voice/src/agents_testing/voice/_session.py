@@ -10,6 +10,7 @@ from agents.voice import StreamedTranscriptionSession
 from agents_testing.core import compat
 
 from ._errors import invalid_step, steps_of, unconsumed
+from ._faults import check_drop_after, transcription_drop
 from ._steps import (
     ScriptedError,
     as_sequence,
@@ -36,6 +37,9 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
     Iteration ends when the turns run out or the session is closed; turns skipped by
     closing stay pending and :meth:`assert_complete` reports them. ``close_error`` is
     raised by every ``close()`` call (the session is closed all the same).
+    ``drop_after=n`` (our own, opt-in) makes the connection drop after ``n`` turns, in the
+    middle of the next utterance: iteration then fails as the SDK's own session fails
+    when its WebSocket drops.
     """
 
     def __init__(
@@ -43,10 +47,14 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
         turns: Sequence[TranscriptionTurn] | TranscriptionTurn = (),
         *,
         close_error: Exception | type[Exception] | None = None,
+        drop_after: int | None = None,
     ) -> None:
         items = [
             _turn(turn, index) for index, turn in enumerate(as_sequence(turns, (str,), "turns"))
         ]
+        self._drop_after = check_drop_after(drop_after, len(items))
+        self._transcribed = 0
+        self._dropped = False
         if close_error is not None:
             close_error = _close_error(close_error)
         # A plain queue: turns are always taken in order, one per transcription.
@@ -66,6 +74,11 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
         return self._close_calls
 
     @property
+    def dropped(self) -> bool:
+        """Whether the connection dropped (``drop_after``) while turns were transcribed."""
+        return self._dropped
+
+    @property
     def remaining_turns(self) -> int:
         """How many scripted turns have not been yielded yet."""
         return len(self._turns)
@@ -80,8 +93,15 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
         # handles one turn stops the next one from being transcribed.
         turns = self._turns
         take = turns.popleft
-        while turns and not self._closed:
+        drop_after = self._drop_after
+        while not self._closed:
+            if drop_after is not None and self._transcribed == drop_after:
+                self._dropped = True
+                raise transcription_drop()
+            if not turns:
+                break
             turn = take()
+            self._transcribed += 1
             if type(turn) is str:
                 yield turn
             else:

@@ -29,7 +29,13 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Literal, TypeVar
 
-__all__ = ["ClockWait", "VirtualClock", "VirtualClockError", "virtual_clock"]
+__all__ = [
+    "ClockWait",
+    "VirtualClock",
+    "VirtualClockError",
+    "note_scripted_wait",
+    "virtual_clock",
+]
 
 T = TypeVar("T")
 
@@ -45,14 +51,15 @@ class VirtualClockError(RuntimeError):
 
 @dataclass(frozen=True)
 class ClockWait:
-    """One timed wait begun while the clock was on: a sleep or a timeout.
+    """One timed wait begun while the clock was on: a sleep, a timeout or a scripted delay.
 
-    ``kind`` is ``"sleep"`` for ``asyncio.sleep(seconds)`` and ``"timeout"`` for the
-    timeout of ``asyncio.wait_for`` or ``asyncio.wait``; ``at`` is the clock's time when
-    the wait began and ``seconds`` how long it was asked to last.
+    ``kind`` is ``"sleep"`` for ``asyncio.sleep(seconds)``, ``"timeout"`` for the
+    timeout of ``asyncio.wait_for`` or ``asyncio.wait`` and ``"scripted"`` for a delay a
+    double was scripted with (a reply that comes late, a stream that stalls); ``at`` is
+    the clock's time when the wait began and ``seconds`` how long it was asked to last.
     """
 
-    kind: Literal["sleep", "timeout"]
+    kind: Literal["sleep", "timeout", "scripted"]
     at: float
     seconds: float
 
@@ -66,7 +73,8 @@ class VirtualClock:
     """Virtual time for one asyncio event loop; a context manager, also the pytest fixture.
 
     ``now`` is the loop's time on this clock (seconds since the loop was adopted),
-    ``waits`` every :class:`ClockWait` begun meanwhile, ``sleeps`` the seconds of each
+    ``waits`` every :class:`ClockWait` begun meanwhile (the doubles' scripted delays
+    included, as ``"scripted"``), ``sleeps`` the seconds of each
     sleep (``[1.0, 2.0, 4.0]`` for three retries with exponential back-off). Turn it on
     with ``with virtual_clock() as clock:`` inside a coroutine (the running loop is
     adopted at once) or around ``asyncio.run(...)`` (the loop is adopted when it first
@@ -93,13 +101,19 @@ class VirtualClock:
 
     @property
     def waits(self) -> list[ClockWait]:
-        """Every sleep and timeout begun while the clock was on, in the order they began."""
+        """Every sleep, timeout and scripted delay begun while the clock was on, in order."""
         return list(self._waits)
 
     @property
     def sleeps(self) -> list[float]:
         """The seconds of each ``asyncio.sleep`` begun while the clock was on, in order."""
         return [wait.seconds for wait in self._waits if wait.kind == "sleep"]
+
+    @property
+    def delays(self) -> list[float]:
+        """The seconds of each scripted delay of a double (a late reply, a stalled stream,
+        a slow model answer) begun while the clock was on, in order."""
+        return [wait.seconds for wait in self._waits if wait.kind == "scripted"]
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop | None:
@@ -262,7 +276,7 @@ class VirtualClock:
     def _executor_job_done(self, _future: object) -> None:
         self._executor_jobs -= 1
 
-    def _note(self, kind: Literal["sleep", "timeout"], seconds: float) -> None:
+    def _note(self, kind: Literal["sleep", "timeout", "scripted"], seconds: float) -> None:
         if not isinstance(seconds, (int, float)) or seconds <= 0:
             return
         if threading.get_ident() != self._thread:
@@ -275,6 +289,13 @@ class VirtualClock:
             self._adopt(loop)
         if loop is self._loop:
             self._waits.append(ClockWait(kind, self._now, float(seconds)))
+
+
+def note_scripted_wait(seconds: float) -> None:
+    """Record a double's scripted delay on the clock that is on, if any (``"scripted"``)."""
+    clock = _ACTIVE
+    if clock is not None:
+        clock._note("scripted", seconds)
 
 
 def virtual_clock() -> VirtualClock:

@@ -5,12 +5,11 @@ a dropped connection") keeps them in a :class:`CallSchedule`: entries by 1-based
 number, each used at most once, with what is still pending for the boundary's own
 ``assert_complete``. What an entry is and what it does stays the boundary's business.
 
-A wait before answering is ``asyncio.sleep(seconds)`` looked up on the module when the
-wait begins: under the virtual clock it passes at once and is listed in
-``clock.sleeps``, and an SDK timeout around the call cancels it as it would cancel a slow
-provider. :func:`seconds_problem` checks such a number when the step is built; the
-checks return an :class:`ArgumentProblem`, which each boundary raises as its own
-structured error.
+A wait before answering is ``scripted_wait(seconds)`` (``agents_testing.core``): under the
+virtual clock it passes at once and is listed as a ``"scripted"`` wait (``clock.delays``),
+and an SDK timeout around the call cancels it as it would cancel a slow provider.
+:func:`seconds_problem` checks such a number when the step is built; the checks return an
+:class:`ArgumentProblem`, which each boundary raises as its own structured error.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from agents_testing.core import (
     GroupEntry,
     build_group,
     cycle_problem,
+    delay_problem,
     detach,
     exception_problem,
     member_problem,
@@ -129,11 +130,23 @@ def _build_step(index: int, raw: object, tools: Collection[str] | None, extra_ch
             "invalid_outcome",
             index,
             tool,
-            f"give exactly one of 'result', 'responder' or 'error' (found: {found})",
+            f"give exactly one of 'result', 'responder', 'error' or 'crash' (found: {found})",
         )
     kind: OutcomeKind = given[0]  # type: ignore[assignment]
     value = spec[kind]
-    if kind == "responder":
+    delay = spec.get("delay", 0.0)
+    problem = delay_problem(delay)
+    if problem is not None:
+        raise invalid_step("invalid_fault", index, tool, f"'delay': {problem}")
+    if kind == "crash":
+        if value is not True:
+            raise invalid_step(
+                "invalid_fault",
+                index,
+                tool,
+                f"'crash' is True (the server dies mid-call), got {safe_repr(value, 40)}",
+            )
+    elif kind == "responder":
         problem = callable_problem(value, "responder")
         if problem is not None:
             raise invalid_step("invalid_outcome", index, tool, problem)
@@ -160,7 +173,7 @@ def _build_step(index: int, raw: object, tools: Collection[str] | None, extra_ch
         for role, function in (("match", match), ("responder", spec.get("responder")))
         if callable(function) and _signature(function) is None
     )
-    return Step(index, tool, kind, value, match, unchecked)  # type: ignore[arg-type]
+    return Step(index, tool, kind, value, match, unchecked, float(delay))  # type: ignore[arg-type]
 
 
 def build_steps(

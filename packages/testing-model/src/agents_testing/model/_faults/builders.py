@@ -245,7 +245,8 @@ def answer_after(seconds: float, step: StepInput) -> ModelStep: ...
 def answer_after(seconds: float, step: StepInput | None = None) -> ModelStep | ModelFault:
     """A slow answer: the call waits ``seconds``, then is answered by ``step``.
 
-    The wait is ``asyncio.sleep``: virtual time under the clock, and an SDK model timeout
+    The wait is ``scripted_wait``: virtual time under the clock (listed in
+    ``clock.delays``), and an SDK model timeout
     (``ModelSettings(timeout=...)``) shorter than it ends the call as it would end a slow
     provider's. Without ``step`` it is a :class:`ModelFault` for a :class:`FaultSchedule`:
     the call waits, then takes the model's next scripted step.

@@ -1,6 +1,6 @@
 """``ModelFault``: one production failure of a model provider, and how a call meets it.
 
-A fault answers a call as a responder does: after its delay (``asyncio.sleep``, so virtual
+A fault answers a call as a responder does: after its delay (``scripted_wait``, so virtual
 under the clock and cancelled by an SDK timeout as a slow provider is), it has the
 installed openai client make its error (:mod:`.client`) and answers with
 ``ModelStep.raise_error``, or, for a streamed call cut short, with a
@@ -10,13 +10,12 @@ error. A slow answer (``answer_after``) answers with its step once the wait is o
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Union
 
 from agents.items import TResponseStreamEvent
 
-from agents_testing.core import detach
+from agents_testing.core import detach, scripted_wait
 
 from .._step import ModelStep, copy_step
 from .client import Failure, client_error, openai_advice
@@ -166,7 +165,7 @@ class ModelFault:
         """Answer ``call``; ``events`` are what a cut stream sends before it breaks."""
         if self._delay:
             # Through the module, so that the virtual clock (which replaces it) sees it.
-            await asyncio.sleep(self._delay)
+            await scripted_wait(self._delay)
         if self._kind == "answer_after":
             assert self._step is not None
             return copy_step(self._step)

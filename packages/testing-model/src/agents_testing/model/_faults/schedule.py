@@ -11,12 +11,11 @@ stream without a step of its own streams the first events of the next step.
 
 from __future__ import annotations
 
-import asyncio
 import copy
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, Union
 
-from agents_testing.core import ArgumentProblem, CallSchedule, schedule_problem
+from agents_testing.core import ArgumentProblem, CallSchedule, schedule_problem, scripted_wait
 
 from .._errors import invalid_argument
 from .._script.validation import describe
@@ -136,7 +135,7 @@ class FaultSchedule:
         if fault is None:
             return model._take(call, index)
         if fault.kind == "answer_after":
-            await asyncio.sleep(fault.delay)
+            await scripted_wait(fault.delay)
             return model._take(call, index)
         events: Sequence[TResponseStreamEvent] | None = None
         if fault.kind == "stream_cut" and call.streamed:
