@@ -19,9 +19,6 @@ import pytest
 BOUNDARIES = ("model", "sandbox", "realtime", "voice", "mcp")
 PROBE = Path(__file__).with_name("_import_probe.py")
 
-# One worker runs every test of the module, so the probe's interpreter starts once.
-pytestmark = pytest.mark.xdist_group("import-probe")
-
 
 @pytest.fixture(scope="module")
 def probe() -> Any:

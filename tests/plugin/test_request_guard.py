@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from typing import Any
 
 import pytest
 from agents.models.openai_chatcompletions import OpenAIChatCompletionsModel
@@ -15,6 +16,7 @@ from agents.models.openai_responses import OpenAIResponsesModel
 
 from agents_testing.core import AgentsTestingError, ModelRequestBlocked
 
+from .._once import computed_once
 from .conftest import INNER_INI, PROVIDER_CONFTEST
 
 RESPONSES_TESTS = """
@@ -210,7 +212,6 @@ async def test_stt_session(client):
 """
 
 
-@pytest.mark.xdist_group("fresh-guarded-run")
 def test_realtime_and_voice_models_are_blocked(fresh_guarded_run: pytest.RunResult) -> None:
     assert _outcomes(fresh_guarded_run, "test_realtime_voice.py") == {"failed": 4}
     fresh_guarded_run.stdout.fnmatch_lines_random(
@@ -489,7 +490,6 @@ def environment(request, monkeypatch):
 """
 
 
-@pytest.mark.xdist_group("fresh-guarded-run")
 def test_the_guard_answers_first_whatever_the_environment(
     fresh_guarded_run: pytest.RunResult,
 ) -> None:
@@ -666,7 +666,6 @@ async def test_any_llm_allowed():
 """
 
 
-@pytest.mark.xdist_group("fresh-guarded-run")
 def test_litellm_and_any_llm_models_are_refused_before_their_packages_are_asked(
     fresh_guarded_run: pytest.RunResult,
 ) -> None:
@@ -776,7 +775,7 @@ def test_every_model_class_of_the_installed_sdk_is_covered() -> None:
     assert {(cls, method): getattr(cls, method) for cls, method in classes} == before
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def fresh_guarded_run(tmp_path_factory: pytest.TempPathFactory) -> pytest.RunResult:
     """One guarded run, in a fresh process, of the test files that each need one.
 
@@ -784,6 +783,13 @@ def fresh_guarded_run(tmp_path_factory: pytest.TempPathFactory) -> pytest.RunRes
     leaves a task behind, and the LiteLLM and any-llm stand-ins must not stay imported
     in this one. One process for all of them: each fresh one imports the whole SDK.
     """
+    ret, outlines, errlines, duration = computed_once(
+        tmp_path_factory, "fresh-guarded-run", lambda: _guarded_run(tmp_path_factory)
+    )
+    return pytest.RunResult(ret, outlines, errlines, duration)
+
+
+def _guarded_run(tmp_path_factory: pytest.TempPathFactory) -> list[Any]:
     project = tmp_path_factory.mktemp("guarded")
     files = {
         "pytest.ini": INNER_INI,
@@ -807,12 +813,12 @@ def fresh_guarded_run(tmp_path_factory: pytest.TempPathFactory) -> pytest.RunRes
          "--agents-block-model-requests"],
         cwd=project, env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
-    return pytest.RunResult(
+    return [
         done.returncode,
         done.stdout.splitlines(),
         done.stderr.splitlines(),
         time.monotonic() - started,
-    )
+    ]
 
 
 def _outcomes(result: pytest.RunResult, test_file: str) -> dict[str, int]:

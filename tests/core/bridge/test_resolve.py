@@ -16,6 +16,8 @@ import pytest
 
 from agents_testing.core import compat
 
+from ..._once import computed_once
+
 PACKAGES = Path(__file__).resolve().parents[3] / "packages"
 
 
@@ -96,28 +98,25 @@ print(json.dumps({"finders": finders, "origins": origins}))
 """
 
 
-@pytest.fixture(scope="module")
-def bridged() -> Any:
-    return _run(BRIDGED)
+@pytest.fixture(scope="session")
+def bridged(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return computed_once(tmp_path_factory, "bridged", lambda: _run(BRIDGED))
 
 
-@pytest.fixture(scope="module")
-def unbridged() -> Any:
-    return _run(UNBRIDGED, bridge="0")
+@pytest.fixture(scope="session")
+def unbridged(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return computed_once(tmp_path_factory, "unbridged", lambda: _run(UNBRIDGED, bridge="0"))
 
 
-@pytest.mark.xdist_group("bridge-interpreters")
 def test_bridged_names_come_from_this_project(bridged: Any) -> None:
     for name, origin in bridged["origins"].items():
         assert Path(origin).resolve().is_relative_to(PACKAGES), (name, origin)
 
 
-@pytest.mark.xdist_group("bridge-interpreters")
 def test_boundary_modules_are_the_package_modules_themselves(bridged: Any) -> None:
     assert bridged["same"] == [True] * 7
 
 
-@pytest.mark.xdist_group("bridge-interpreters")
 def test_agents_testing_is_the_union_of_model_and_sandbox(bridged: Any) -> None:
     union = bridged["union"]
 
@@ -126,7 +125,6 @@ def test_agents_testing_is_the_union_of_model_and_sandbox(bridged: Any) -> None:
     assert union["top_level_clean"] is True
 
 
-@pytest.mark.xdist_group("bridge-interpreters")
 def test_agents_testing_imports_each_boundary_only_when_its_names_are_used(
     bridged: Any,
 ) -> None:
@@ -161,7 +159,6 @@ def test_finder_is_installed_at_start_up_without_importing_anything_heavy() -> N
     assert "importlib.metadata" not in on[1]
 
 
-@pytest.mark.xdist_group("bridge-interpreters")
 def test_bridge_can_be_turned_off(unbridged: Any) -> None:
     assert "BridgeFinder" not in unbridged["finders"]
     origin = unbridged["origins"]["agents.testing"]
@@ -176,7 +173,6 @@ def test_bridge_can_be_turned_off(unbridged: Any) -> None:
     not compat.has_builtin_testing(),
     reason="the SDK ships its own testing modules from 0.21",
 )
-@pytest.mark.xdist_group("bridge-interpreters")
 def test_bridge_takes_precedence_over_the_sdk_testing_modules(bridged: Any, unbridged: Any) -> None:
     for name, sdk_origin in unbridged["origins"].items():
         assert not Path(sdk_origin).resolve().is_relative_to(PACKAGES)
