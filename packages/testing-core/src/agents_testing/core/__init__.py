@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ._detach.detach import detach, readonly
     from ._errors import (
         AgentsTestingError,
+        BoundaryError,
         IncompatibleOpenAIClient,
         InvalidStepError,
         ModelRequestBlocked,
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
         UncopyableValue,
         UnexpectedCallError,
         UnsnapshottableValue,
+        error_fields,
         ordinal,
     )
     from ._script.fifo import Entry, StepScript
@@ -57,6 +59,7 @@ __all__ = [
     "IncompatibleOpenAIClient",
     "AllowedSecret",
     "AnyOrder",
+    "BoundaryError",
     "CapturedTraces",
     "CassetteError",
     "CassetteFormatError",
@@ -89,6 +92,7 @@ __all__ = [
     "UnsnapshottableValue",
     "capture_traces",
     "detach",
+    "error_fields",
     "exception_problem",
     "member_problem",
     "ordinal",
@@ -107,6 +111,7 @@ __getattr__, __dir__ = lazy_exports(
         "AgentsTestingError": "._errors",
         "AllowedSecret": "._cassette.secrets",
         "AnyOrder": "._script.group",
+        "BoundaryError": "._errors",
         "CapturedTraces": "._tracing.capture",
         "CassetteError": "._cassette.file",
         "CassetteFormatError": "._cassette.file",
@@ -140,6 +145,7 @@ __getattr__, __dir__ = lazy_exports(
         "cycle_problem": "._values",
         "capture_traces": "._tracing.capture",
         "detach": "._detach.detach",
+        "error_fields": "._errors",
         "exception_problem": "._values",
         "member_problem": "._script.group",
         "ordinal": "._errors",

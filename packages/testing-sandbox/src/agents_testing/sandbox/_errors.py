@@ -11,14 +11,16 @@ positions and call numbers, and the values are on the error's ``call``.
 
 from __future__ import annotations
 
+from dataclasses import field
 from typing import TYPE_CHECKING, Literal
 
 from agents_testing.core import (
-    AgentsTestingError,
+    BoundaryError,
     InvalidStepError,
     UnconsumedStepsError,
     UnexpectedCallError,
     as_sentence,
+    error_fields,
     ordinal,
 )
 
@@ -57,10 +59,11 @@ InvalidSandboxStepReason = Literal[
 ]
 
 
-class SandboxScriptError(AgentsTestingError):
+class SandboxScriptError(BoundaryError):
     """Base of every error raised by the sandbox boundary's doubles."""
 
 
+@error_fields
 class InvalidSandboxStep(SandboxScriptError, InvalidStepError):
     """A sandbox step was malformed and rejected when the script was built.
 
@@ -74,27 +77,20 @@ class InvalidSandboxStep(SandboxScriptError, InvalidStepError):
     ``TypeError`` is the ``__cause__``).
     """
 
-    _keyword_fields = ("reason", "input_index", "method", "detail")
     reason: InvalidSandboxStepReason
     input_index: int
+    method: str | None = None
+    detail: str = ""  # the message when not given
+    # Which of the SDK double's sentences the message starts with, so that a group can
+    # say the same of its member.
+    _lead: str | None = field(default=None, init=False)
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        reason: InvalidSandboxStepReason,
-        input_index: int,
-        method: str | None = None,
-        detail: str | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.input_index = input_index
-        self.method = method
-        self.detail = message if detail is None else detail
-        self._lead: str | None = None
+    def __post_init__(self, message: str) -> None:
+        super().__post_init__(message)
+        self.detail = self.detail or message
 
 
+@error_fields
 class UnexpectedSandboxCall(SandboxScriptError, UnexpectedCallError):
     """The workflow called a session method that the next step does not script.
 
@@ -108,36 +104,19 @@ class UnexpectedSandboxCall(SandboxScriptError, UnexpectedCallError):
     Nothing is consumed.
     """
 
-    _keyword_fields = (
-        "call",
-        "call_index",
-        "expected_method",
-        "remaining_steps",
-        "pending_steps",
-        "group_methods",
-    )
+    call: SandboxCall
+    call_index: int
+    expected_method: str | None
+    remaining_steps: int
+    pending_steps: tuple[SandboxStepSpec, ...] = ()
+    group_methods: tuple[str, ...] = ()
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        call: SandboxCall,
-        call_index: int,
-        expected_method: str | None,
-        remaining_steps: int,
-        pending_steps: tuple[SandboxStepSpec, ...] = (),
-        group_methods: tuple[str, ...] = (),
-    ) -> None:
-        super().__init__(message)
-        self.call = call
-        self.call_index = call_index
-        self.actual_method: str = call.method
-        self.expected_method = expected_method
-        self.remaining_steps = remaining_steps
-        self.pending_steps = pending_steps
-        self.group_methods = group_methods
+    def __post_init__(self, message: str) -> None:
+        super().__post_init__(message)
+        self.actual_method: str = self.call.method
 
 
+@error_fields
 class SandboxCallMatcherError(SandboxScriptError, UnexpectedCallError):
     """The pending step's ``match`` returned ``False`` for a call.
 
@@ -148,24 +127,13 @@ class SandboxCallMatcherError(SandboxScriptError, UnexpectedCallError):
     raises propagates its own exception instead, and also leaves the step pending.)
     """
 
-    _keyword_fields = ("call", "call_index", "method", "group_members")
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        call: SandboxCall,
-        call_index: int,
-        method: str,
-        group_members: int = 0,
-    ) -> None:
-        super().__init__(message)
-        self.call = call
-        self.call_index = call_index
-        self.method = method
-        self.group_members = group_members
+    call: SandboxCall
+    call_index: int
+    method: str
+    group_members: int = 0
 
 
+@error_fields
 class UnconsumedSandboxSteps(SandboxScriptError, UnconsumedStepsError):
     """``assert_complete()`` found sandbox steps that the workflow never used.
 
@@ -173,23 +141,12 @@ class UnconsumedSandboxSteps(SandboxScriptError, UnconsumedStepsError):
     ``pending_steps`` the steps themselves (fresh step dicts), in script order.
     """
 
-    _keyword_fields = ("remaining_steps", "pending_methods", "pending_steps")
-    pending_steps: tuple[SandboxStepSpec, ...]
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        remaining_steps: int,
-        pending_methods: tuple[str, ...],
-        pending_steps: tuple[SandboxStepSpec, ...] = (),
-    ) -> None:
-        super().__init__(message)
-        self.remaining_steps = remaining_steps
-        self.pending_methods = pending_methods
-        self.pending_steps = pending_steps
+    remaining_steps: int
+    pending_methods: tuple[str, ...]
+    pending_steps: tuple[SandboxStepSpec, ...] = ()
 
 
+@error_fields
 class InvalidSandboxArgument(SandboxScriptError, TypeError):
     """An argument the scripted session or one of its methods cannot take; nothing was
     recorded or consumed.
@@ -201,26 +158,14 @@ class InvalidSandboxArgument(SandboxScriptError, TypeError):
     call. It is also a ``TypeError``.
     """
 
-    _keyword_fields = ("argument", "expected", "got", "method", "call_index")
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        argument: str,
-        expected: str,
-        got: str,
-        method: str | None = None,
-        call_index: int | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.argument = argument
-        self.expected = expected
-        self.got = got
-        self.method = method
-        self.call_index = call_index
+    argument: str
+    expected: str
+    got: str
+    method: str | None = None
+    call_index: int | None = None
 
 
+@error_fields
 class SandboxMethodUnavailable(SandboxScriptError, AttributeError):
     """The session does not offer ``method``: no step scripts it, or the script cannot serve it.
 
@@ -231,13 +176,12 @@ class SandboxMethodUnavailable(SandboxScriptError, AttributeError):
     step method that would offer it, or ``None`` when no step can.
     """
 
-    _keyword_fields = ("method", "needed_method")
+    method: str
+    needed_method: str | None
 
-    def __init__(self, message: str, *, method: str, needed_method: str | None) -> None:
-        super().__init__(message)
-        self.method = method
-        self.needed_method = needed_method
-        self.name = method
+    def __post_init__(self, message: str) -> None:
+        super().__post_init__(message)
+        self.name = self.method
 
 
 # --- the messages the session raises ----------------------------------------------------

@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Literal
 
 from agents_testing.core import (
-    AgentsTestingError,
+    BoundaryError,
     InvalidStepError,
     UnconsumedStepsError,
     UnexpectedCallError,
+    error_fields,
     ordinal,
     safe_repr,
 )
@@ -81,10 +82,11 @@ def steps_of(kind: VoiceStepKind, count: int) -> tuple[VoiceStepKind, ...]:
     return (kind,) * count
 
 
-class VoiceScriptError(AgentsTestingError):
+class VoiceScriptError(BoundaryError):
     """Base of every error raised by the scripted voice components."""
 
 
+@error_fields
 class InvalidVoiceStep(VoiceScriptError, InvalidStepError):
     """A scripted voice step or constructor argument was malformed and rejected when built.
 
@@ -94,25 +96,17 @@ class InvalidVoiceStep(VoiceScriptError, InvalidStepError):
     ``"chunks"``, ``"model_name"``, ...); ``detail`` is the explanation.
     """
 
-    _keyword_fields = ("reason", "input_index", "detail", "argument")
     reason: InvalidVoiceStepReason
+    input_index: int
+    detail: str = ""  # the message when not given
+    argument: str | None = None
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        reason: InvalidVoiceStepReason,
-        input_index: int,
-        detail: str | None = None,
-        argument: str | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.input_index = input_index
-        self.detail = message if detail is None else detail
-        self.argument = argument
+    def __post_init__(self, message: str) -> None:
+        super().__post_init__(message)
+        self.detail = self.detail or message
 
 
+@error_fields
 class UnexpectedVoiceCall(VoiceScriptError, UnexpectedCallError):
     """The pipeline asked for a voice step that the script did not provide.
 
@@ -123,22 +117,12 @@ class UnexpectedVoiceCall(VoiceScriptError, UnexpectedCallError):
     ``"Unexpected TTS call #2: no scripted results remain."``.
     """
 
-    _keyword_fields = ("operation", "call", "call_index")
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        operation: VoiceOperation,
-        call: object = None,
-        call_index: int = 0,
-    ) -> None:
-        super().__init__(message)
-        self.operation = operation
-        self.call = call
-        self.call_index = call_index
+    operation: VoiceOperation
+    call: object = None
+    call_index: int = 0
 
 
+@error_fields
 class VoiceCallMatcherError(VoiceScriptError, UnexpectedCallError):
     """The matcher of every result that could answer a call returned ``False``.
 
@@ -149,24 +133,13 @@ class VoiceCallMatcherError(VoiceScriptError, UnexpectedCallError):
     is raised by the stream the call returned.
     """
 
-    _keyword_fields = ("operation", "call", "call_index", "group_members")
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        operation: VoiceOperation,
-        call: object,
-        call_index: int,
-        group_members: int = 0,
-    ) -> None:
-        super().__init__(message)
-        self.operation = operation
-        self.call = call
-        self.call_index = call_index
-        self.group_members = group_members
+    operation: VoiceOperation
+    call: object
+    call_index: int
+    group_members: int = 0
 
 
+@error_fields
 class UnconsumedVoiceSteps(VoiceScriptError, UnconsumedStepsError):
     """``assert_complete()`` found scripted voice steps that were never used.
 
@@ -174,20 +147,8 @@ class UnconsumedVoiceSteps(VoiceScriptError, UnconsumedStepsError):
     what each was scripted for.
     """
 
-    _keyword_fields = ("remaining_steps", "pending_steps")
     remaining_steps: int
-    pending_steps: tuple[VoiceStepKind, ...]
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        remaining_steps: int,
-        pending_steps: tuple[VoiceStepKind, ...] = (),
-    ) -> None:
-        super().__init__(message)
-        self.remaining_steps = remaining_steps
-        self.pending_steps = pending_steps
+    pending_steps: tuple[VoiceStepKind, ...] = ()
 
 
 # --- the messages the voice doubles raise -----------------------------------------------

@@ -24,7 +24,6 @@ class MCPCallMismatch(MCPScriptError, CassetteMismatch):
 
     def __init__(self, call_index: int, differences: Sequence[str]) -> None:
         CassetteMismatch.__init__(self, BOUNDARY, call_index, differences)
-        self._fields = {}
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.call_index, self.differences))
