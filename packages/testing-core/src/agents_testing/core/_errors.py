@@ -101,15 +101,22 @@ def error_fields(cls: E) -> E:
     return cls
 
 
-class InvalidStepError(AgentsTestingError):
+@error_fields
+class InvalidStepError(BoundaryError):
     """A scripted step was malformed and rejected before it was queued.
 
-    Concrete subclasses set ``reason`` (a machine-readable string) and
-    ``input_index`` (0-based position in the sequence the test passed).
+    ``reason`` is a machine-readable string (each boundary lists its own), ``input_index``
+    the 0-based position of the step in the sequence the test passed and ``detail`` what
+    is wrong (the message when not given).
     """
 
     reason: str
     input_index: int
+    detail: str = ""
+
+    def __post_init__(self, message: str) -> None:
+        super().__post_init__(message)
+        self.detail = self.detail or message
 
 
 class UnexpectedCallError(AgentsTestingError):

@@ -62,9 +62,7 @@ class InvalidMCPStep(MCPScriptError, InvalidStepError):
     """
 
     reason: InvalidMCPStepReason
-    input_index: int
     tool: str | None = None
-    detail: str = ""
 
 
 @error_fields

@@ -111,12 +111,6 @@ class InvalidModelStep(ModelScriptError, InvalidStepError):
     """
 
     reason: InvalidModelStepReason
-    input_index: int
-    detail: str = ""  # the message when not given
-
-    def __post_init__(self, message: str) -> None:
-        super().__post_init__(message)
-        self.detail = self.detail or message
 
 
 @error_fields

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
-import inspect
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import aclosing
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
 from agents.models.interface import Model, ModelTracing
 from pydantic import BaseModel
+
+from agents_testing.core import ScriptedDouble
 
 # Only the class is made at import: the modules it works with are imported where they are
 # first needed (for the most part when a model is made or first called), so that
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from agents.usage import Usage
     from openai.types.responses.response_prompt_param import ResponsePromptParam
 
-    from agents_testing.core import Entry, StepScript
+    from agents_testing.core import CallableProblem, Entry
 
     from ._call import ModelCall
     from ._step import ModelStep, QueuedStep, StepInput
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["ScriptedModel"]
 
 
-class ScriptedModel(Model):
+class ScriptedModel(ScriptedDouble["QueuedStep", "tuple[ModelCall, int]", "ModelStep"], Model):
     """A deterministic model that answers each call with the next scripted step.
 
     Steps are consumed strictly in order, one per model call, whether the runner
@@ -72,7 +73,7 @@ class ScriptedModel(Model):
         check_tool_calls: bool | None = None,
         extra_checks: bool = False,
     ) -> None:
-        from agents_testing.core import SnapshotCache, StepScript, compat
+        from agents_testing.core import SnapshotCache, compat
 
         from ._default_usage import one_request
         from ._errors import invalid_argument
@@ -97,8 +98,8 @@ class ScriptedModel(Model):
         self._default_usage = one_request()
         if default_usage is not None:
             self._default_usage = _checked_default(default_usage, "default_usage")
-        self._script: StepScript[QueuedStep] = StepScript(
-            self._noted(_normalize_all(steps, extra_checks))
+        self._start_script(
+            self._noted(_normalize_all(steps, extra_checks)), remembers=False, checks_calls=True
         )
         self._calls: list[ModelCall] = []
         self._cache = SnapshotCache()
@@ -157,37 +158,6 @@ class ScriptedModel(Model):
         """The most recent recorded call, or None when the model was never called."""
         return self._calls[-1] if self._calls else None
 
-    def __agents_testing_snapshot__(self) -> object:
-        """What ``to_snapshot`` records of the model: its calls (as ``model.calls``)."""
-        return self.calls
-
-    @property
-    def remaining_steps(self) -> int:
-        """How many scripted steps have not been consumed yet (group members count one each)."""
-        return len(self._script)
-
-    @property
-    def pending_steps(self) -> tuple[ModelStep, ...]:
-        """Copies of the steps not consumed yet, in script order (group members included).
-
-        Changing a returned step changes nothing queued; responders, matchers and error
-        objects are the ones the test scripted.
-        """
-        from ._step import copy_step
-
-        return tuple(copy_step(queued.step) for queued in self._script)
-
-    def assert_complete(self) -> None:
-        """Raise :class:`UnconsumedModelSteps` if any scripted step was never used."""
-        from ._errors import unconsumed_steps
-        from ._step import copy_step
-
-        self._script.assert_complete(
-            lambda pending: unconsumed_steps(
-                tuple(copy_step(queued.step) for queued in pending), self._script.consumed
-            )
-        )
-
     # -- the Model interface ---------------------------------------------------------
 
     async def get_response(
@@ -220,7 +190,7 @@ class ScriptedModel(Model):
         trace = self._trace(call)
         try:
             with trace.current():
-                queued = self._take(call, index)
+                queued = self._answering(call, index)
                 if queued.step.responder is not None:
                     queued = await self._resolve(call, queued)
                 step = queued.step
@@ -303,7 +273,7 @@ class ScriptedModel(Model):
         trace = self._trace(call)
         try:
             with trace.current():
-                queued = self._take(call, index)
+                queued = self._answering(call, index)
                 if queued.step.responder is not None:
                     queued = await self._resolve(call, queued)
                 step = queued.step
@@ -398,35 +368,56 @@ class ScriptedModel(Model):
         self._calls.append(call)
         return call, index
 
-    def _take(self, call: ModelCall, index: int) -> QueuedStep:
+    def _answering(self, call: ModelCall, index: int) -> QueuedStep:
         # Synchronous, with no await between recording and taking: concurrent runs
         # sharing this model consume steps in the order their calls arrive.
         self._admit(call)
-        head = self._script.peek()
-        if head is None:
-            from ._errors import unexpected_call
+        return self._take((call, index))
 
-            raise unexpected_call(call, index)
-        if head.step.match is None and not self._script.in_group():
-            self._script.take()
-            return head
-        # The first pending candidate whose matcher accepts answers the call; members of a
-        # group without a matcher accept anything, in the order the test gave them.
-        candidates = self._script.candidates()
-        for queued in candidates:
-            if _accepts(queued, call):
-                self._script.take_candidate(queued)
-                return queued
-        from ._errors import matcher_rejected
+    def _spec(self, queued: QueuedStep) -> ModelStep:
         from ._step import copy_step
 
-        raise matcher_rejected(
-            call,
-            index,
-            head.input_index,
-            tuple(copy_step(queued.step) for queued in candidates),
-            self._script.in_group(),
-        )
+        return copy_step(queued.step)
+
+    def _unconsumed(self, pending: tuple[QueuedStep, ...]) -> BaseException:
+        from ._errors import unconsumed_steps
+
+        return unconsumed_steps(tuple(map(self._spec, pending)), self._script.consumed)
+
+    def _unexpected(
+        self, call: tuple[ModelCall, int], candidates: tuple[QueuedStep, ...], grouped: bool
+    ) -> BaseException:
+        from ._errors import unexpected_call
+
+        return unexpected_call(*call)
+
+    def _rejected(
+        self, call: tuple[ModelCall, int], same: tuple[QueuedStep, ...], grouped: bool
+    ) -> BaseException:
+        from ._errors import matcher_rejected
+
+        copies = tuple(map(self._spec, same))
+        return matcher_rejected(*call, same[0].input_index, copies, grouped)
+
+    def _invalid_callable(
+        self, step: QueuedStep, role: Literal["match", "responder"], problem: CallableProblem
+    ) -> BaseException:
+        from ._errors import invalid_step
+
+        if problem == "awaitable":
+            detail = (
+                "match returned an awaitable; a matcher must answer at once (a plain "
+                "function returning False to reject the call)."
+            )
+        else:
+            detail = (
+                "calling match with the ModelCall failed; a matcher takes the ModelCall as "
+                "its only argument."
+            )
+        return invalid_step("invalid_matcher", step.input_index, detail)
+
+    def _handed(self, call: tuple[ModelCall, int]) -> ModelCall:
+        return call[0]
 
     async def _resolve(self, call: ModelCall, queued: QueuedStep) -> QueuedStep:
         from ._script.resolve import resolve_step
@@ -575,38 +566,6 @@ def _normalize_all(
     return [
         normalize_entry(step, index, extra_checks=extra_checks) for index, step in enumerate(steps)
     ]
-
-
-def _accepts(queued: QueuedStep, call: ModelCall) -> bool:
-    match = queued.step.match
-    if match is None:
-        return True
-    from ._errors import invalid_step
-    from ._script.normalize import responder_signature_known
-
-    try:
-        verdict = match(call)
-    except TypeError as error:
-        if responder_signature_known(match):
-            raise  # the matcher's own error, from inside it
-        raise invalid_step(
-            "invalid_matcher",
-            queued.input_index,
-            "calling match with the ModelCall failed; a matcher takes the ModelCall as its "
-            "only argument.",
-        ) from error
-    if inspect.isawaitable(verdict):
-        close = getattr(verdict, "close", None)
-        if callable(close):
-            close()  # never awaited: closing it avoids a "never awaited" warning
-        raise invalid_step(
-            "invalid_matcher",
-            queued.input_index,
-            "match returned an awaitable; a matcher must answer at once (a plain function "
-            "returning False to reject the call).",
-        )
-    # As for sandbox matchers, only False rejects: None, 0 or any other value accepts.
-    return verdict is not False
 
 
 def _raw_usage_if_asked(step: ModelStep, settings: ModelSettings) -> dict[str, Any] | None:

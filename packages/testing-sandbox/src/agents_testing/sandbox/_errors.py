@@ -11,7 +11,6 @@ positions and call numbers, and the values are on the error's ``call``.
 
 from __future__ import annotations
 
-from dataclasses import field
 from typing import TYPE_CHECKING, Literal
 
 from agents_testing.core import (
@@ -78,16 +77,7 @@ class InvalidSandboxStep(SandboxScriptError, InvalidStepError):
     """
 
     reason: InvalidSandboxStepReason
-    input_index: int
     method: str | None = None
-    detail: str = ""  # the message when not given
-    # Which of the SDK double's sentences the message starts with, so that a group can
-    # say the same of its member.
-    _lead: str | None = field(default=None, init=False)
-
-    def __post_init__(self, message: str) -> None:
-        super().__post_init__(message)
-        self.detail = self.detail or message
 
 
 @error_fields
@@ -220,15 +210,13 @@ def invalid_step(
         text = f"for {method} is invalid: {_ended(detail)}"
     else:
         text = f"is invalid: {_ended(detail)}"
-    error = InvalidSandboxStep(
+    return InvalidSandboxStep(
         f"Scripted sandbox step #{ordinal(input_index)} {text}",
         reason=reason,
         input_index=input_index,
         method=method,
         detail=detail,
     )
-    error._lead = lead  # so that a group can say the same of its member
-    return error
 
 
 def unexpected_call(

@@ -97,13 +97,7 @@ class InvalidVoiceStep(VoiceScriptError, InvalidStepError):
     """
 
     reason: InvalidVoiceStepReason
-    input_index: int
-    detail: str = ""  # the message when not given
     argument: str | None = None
-
-    def __post_init__(self, message: str) -> None:
-        super().__post_init__(message)
-        self.detail = self.detail or message
 
 
 @error_fields

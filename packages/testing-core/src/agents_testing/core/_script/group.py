@@ -15,11 +15,19 @@ from typing import Any, Generic, TypeVar
 from .._values import safe_repr
 from .fifo import Entry
 
-__all__ = ["AnyOrder", "GroupEntry", "any_order", "build_group", "member_problem"]
+__all__ = [
+    "AnyOrder",
+    "GroupEntry",
+    "any_order",
+    "build_entry",
+    "build_group",
+    "member_problem",
+]
 
 S = TypeVar("S")
 S_co = TypeVar("S_co", covariant=True)
 T = TypeVar("T")
+E = TypeVar("E", bound=BaseException)
 
 
 class AnyOrder(Generic[S_co]):
@@ -99,6 +107,37 @@ def build_group(group: AnyOrder[Any], build: Callable[[int, object], T]) -> Grou
     if isinstance(members, str):
         return members
     return GroupEntry([build(position, member) for position, member in enumerate(members)])
+
+
+def build_entry(
+    raw: object,
+    build: Callable[[object], T],
+    *,
+    refused: type[E],
+    regroup: Callable[[E, str], BaseException],
+    refuse_group: Callable[[str], BaseException],
+) -> T | GroupEntry[T]:
+    """One position of a script as the test wrote it: a step, or an ``any_order()`` group.
+
+    A step is ``build(raw)``; a group is a :class:`GroupEntry` of its members, each built
+    the same way. A member's ``refused`` error is raised again as ``regroup(error,
+    detail)``, the detail now naming the member, caused by what caused the member's; an
+    empty or nested group raises ``refuse_group(detail)``.
+    """
+    if not isinstance(raw, AnyOrder):
+        return build(raw)
+
+    def member(position: int, value: object) -> T:
+        try:
+            return build(value)
+        except refused as error:
+            detail = member_problem(position, str(getattr(error, "detail", error)))
+            raise regroup(error, detail) from error.__cause__
+
+    entry = build_group(raw, member)
+    if isinstance(entry, str):
+        raise refuse_group(entry)
+    return entry
 
 
 class GroupEntry(Entry[S]):

@@ -82,7 +82,7 @@ def rejected_call(call: MCPCall, input_index: int, group_members: int) -> MCPCal
 
 
 def unconsumed_steps(pending: tuple[Step, ...]) -> UnconsumedMCPSteps:
-    tools = ", ".join(repr(step.tool) for step in pending)
+    tools = ", ".join(repr(step.target) for step in pending)
     return UnconsumedMCPSteps(
         f"{len(pending)} MCP step(s) were never used: {tools}. The workflow ended before "
         "reaching them; remove them or find out why the workflow stopped early.",

@@ -46,7 +46,6 @@ __all__ = [
     "normalize_entry",
     "normalize_step",
     "responder_problem",
-    "responder_signature_known",
 ]
 
 
@@ -289,11 +288,6 @@ def matcher_problem(match: object) -> str | None:
             f"with the ModelCall as its only argument."
         )
     return None
-
-
-def responder_signature_known(responder: object) -> bool:
-    """Whether the responder's parameters could be checked when its step was queued."""
-    return _signature(responder) is not None
 
 
 def _signature(value: object) -> inspect.Signature | None:
