@@ -56,6 +56,7 @@ if TYPE_CHECKING:
         any_order,
         build_entry,
         build_group,
+        group_reason,
         member_problem,
     )
     from ._script.steps import DictStep, OutcomeKind, Part, StepReader
@@ -118,6 +119,7 @@ __all__ = [
     "error_fields",
     "exception_problem",
     "fresh_error",
+    "group_reason",
     "member_problem",
     "ordinal",
     "raised_by_the_call",
@@ -181,6 +183,7 @@ __getattr__, __dir__ = lazy_exports(
         "error_fields": "._errors",
         "exception_problem": "._values",
         "fresh_error": "._script.engine",
+        "group_reason": "._script.group",
         "member_problem": "._script.group",
         "ordinal": "._errors",
         "raised_by_the_call": "._script.engine",

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import AsyncIterator, Sequence
 
 from agents.voice import StreamedTranscriptionSession
 
-from agents_testing.core import compat
+from agents_testing.core import StepScript, compat
 
 from ._errors import invalid_step, steps_of, unconsumed
 from ._steps import (
@@ -49,8 +48,8 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
         ]
         if close_error is not None:
             close_error = _close_error(close_error)
-        # A plain queue: turns are always taken in order, one per transcription.
-        self._turns: deque[str | ScriptedError] = deque(items)
+        # Turns are always taken in order, one per transcription.
+        self._turns: StepScript[str | ScriptedError] = StepScript(items)
         self._close_error: ScriptedError | None = close_error
         self._closed = False
         self._close_calls = 0
@@ -78,10 +77,12 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
     async def transcribe_turns(self) -> AsyncIterator[str]:
         # The closed check runs before every turn, so a close() while the consumer
         # handles one turn stops the next one from being transcribed.
-        turns = self._turns
-        take = turns.popleft
-        while turns and not self._closed:
-            turn = take()
+        take = self._turns.popper()
+        while not self._closed:
+            try:
+                turn = take()
+            except IndexError:
+                return
             if type(turn) is str:
                 yield turn
             else:

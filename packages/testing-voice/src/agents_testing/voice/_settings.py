@@ -1,4 +1,4 @@
-"""Snapshots of the SDK's voice settings dataclasses."""
+"""Snapshots of the SDK's voice settings dataclasses, and what the scripted models share."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 from agents_testing.core import detach
 
-__all__ = ["settings_snapshot"]
+__all__ = ["ScriptedVoiceModel", "settings_snapshot"]
 
 T = TypeVar("T")
 
@@ -44,3 +44,19 @@ def settings_snapshot(settings: T, *, wrap_errors: bool = False) -> T:
     fresh: T = kind.__new__(kind)
     fresh.__dict__.update(copied)
     return fresh
+
+
+class ScriptedVoiceModel:
+    """What the scripted STT and TTS models share: their name and their checks."""
+
+    _model_name: str
+    _extra_checks: bool
+
+    @property
+    def model_name(self) -> str:
+        return self._model_name
+
+    @property
+    def extra_checks(self) -> bool:
+        """Whether a failed copy is reported as ``UncopyableValue`` instead of as it is."""
+        return self._extra_checks

@@ -20,7 +20,7 @@ from ._errors import (
     unexpected_call,
 )
 from ._session import ScriptedTranscriptionSession, TranscriptionTurn
-from ._settings import settings_snapshot
+from ._settings import ScriptedVoiceModel, settings_snapshot
 from ._steps import (
     ScriptedError,
     as_sequence,
@@ -67,7 +67,7 @@ class STTSessionCall:
 _Call = TypeVar("_Call", STTCall, STTSessionCall)
 
 
-class ScriptedSTTModel(STTModel):
+class ScriptedSTTModel(ScriptedVoiceModel, STTModel):
     """An ``STTModel`` whose transcriptions and streamed sessions come from a script.
 
     ``transcribe`` consumes ``transcriptions`` in order; ``create_session`` consumes
@@ -104,15 +104,6 @@ class ScriptedSTTModel(STTModel):
         self._session_calls: list[STTSessionCall] = []
         self._created: list[ScriptedTranscriptionSession] = []
         self._extra_checks = extra_checks
-
-    @property
-    def model_name(self) -> str:
-        return self._model_name
-
-    @property
-    def extra_checks(self) -> bool:
-        """Whether a failed copy is reported as ``UncopyableValue`` instead of as it is."""
-        return self._extra_checks
 
     @property
     def calls(self) -> tuple[STTCall, ...]:

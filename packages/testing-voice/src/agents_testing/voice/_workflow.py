@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 
 from agents.voice import VoiceWorkflowBase
 
-from agents_testing.core import cycle_problem
+from agents_testing.core import StepScript, cycle_problem
 
 from ._errors import (
     VoiceStepKind,
@@ -84,9 +84,10 @@ class ScriptedVoiceWorkflow(VoiceWorkflowBase):
             if problem is not None:
                 raise invalid_step("invalid_workflow_result", 0, problem, "start")
         results = [_result(item, index, "turn", "turns") for index, item in enumerate(items)]
-        # Plain queues: turns are always taken in order, one per run() call.
-        self._turns: deque[_Result] = deque(results)
-        self._start: deque[_Result] = deque(
+        # Two scripts: the start answers on_start(), the turns answer run(), each in order.
+        self._turns: StepScript[_Result] = StepScript(results)
+        self._next_turn = self._turns.popper()
+        self._start: StepScript[_Result] = StepScript(
             [] if start is None else [_result(start, 0, "start", "start")]
         )
         self._scripted_start = start is not None
@@ -109,7 +110,7 @@ class ScriptedVoiceWorkflow(VoiceWorkflowBase):
     def run(self, transcription: str) -> AsyncIterator[str]:
         self._transcriptions.append(transcription)
         try:
-            step = self._turns.popleft()
+            step = self._next_turn()
         except IndexError:
             index = len(self._transcriptions) - 1
             return fail(unexpected_call("workflow_turn", transcription, index))
@@ -127,9 +128,9 @@ class ScriptedVoiceWorkflow(VoiceWorkflowBase):
         self._start_calls += 1
         if not self._scripted_start:
             return _nothing()
-        if not self._start:
+        step = self._start.take()
+        if step is None:
             return fail(unexpected_call("workflow_start", None, self._start_calls - 1))
-        step = self._start.popleft()
         if not isinstance(step, tuple):
             return fail(step)
         if self._extra_checks:

@@ -15,6 +15,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Generic, Literal, NoReturn, TypeVar
 
+from .._errors import InvalidStepError, error_fields
 from .._values import callable_problem, safe_repr
 from .group import GroupEntry, build_entry
 
@@ -82,14 +83,22 @@ class DictStep:
 St = TypeVar("St", bound=DictStep)
 
 
-class _Refused(Exception):
-    """A step refused while it was read; the boundary's own error is made from it."""
+@error_fields
+class _Refused(InvalidStepError):
+    """A step refused while it was read (``reason`` is the :data:`Part`); the boundary's
+    own error is made from it."""
 
-    def __init__(self, part: Part, name: str | None, detail: str) -> None:
-        super().__init__(detail)
-        self.part = part
-        self.name = name
-        self.detail = detail
+    name: str | None = None
+
+    @classmethod
+    def of(cls, part: str, name: str | None, detail: str) -> _Refused:
+        return cls(detail, reason=part, input_index=0, name=name, detail=detail)
+
+    @classmethod
+    def regrouped(cls, error: InvalidStepError | None, detail: str) -> _Refused:
+        if error is None:
+            return cls.of("group", None, detail)
+        return cls.of(error.reason, getattr(error, "name", None), detail)
 
 
 class StepReader(Generic[St]):
@@ -148,7 +157,7 @@ class StepReader(Generic[St]):
         self, part: Part, name: str | None, detail: str, cause: BaseException | None = None
     ) -> NoReturn:
         """Refuse the step being read: the boundary's error for ``part`` is raised."""
-        raise _Refused(part, name, detail) from cause
+        raise _Refused.of(part, name, detail) from cause
 
     # -- reading -----------------------------------------------------------------------
 
@@ -163,19 +172,12 @@ class StepReader(Generic[St]):
     def entry(self, index: int, raw: object) -> St | GroupEntry[St]:
         """Script position ``index``: one step, or an ``any_order()`` group of them."""
         try:
-            return build_entry(
-                raw,
-                lambda value: self._read(index, value),
-                refused=_Refused,
-                regroup=lambda error, detail: _Refused(error.part, error.name, detail),
-                refuse_group=lambda detail: _Refused("group", None, detail),
-            )
+            return build_entry(raw, lambda value: self._read(index, value), _Refused.regrouped)
         except _Refused as refused:
             failure = refused
         # Raised outside the handler: only the cause of the refusal is chained to it.
-        raise self.invalid(failure.part, index, failure.name, failure.detail) from (
-            failure.__cause__
-        )
+        part: Any = failure.reason
+        raise self.invalid(part, index, failure.name, failure.detail) from failure.__cause__
 
     def _read(self, index: int, raw: object) -> St:
         spec = self._mapping(raw)

@@ -18,17 +18,17 @@ from pydantic import BaseModel
 from agents_testing.core import (
     AnyOrder,
     GroupEntry,
-    build_group,
+    build_entry,
     cycle_problem,
     detach,
     exception_problem,
-    member_problem,
+    group_reason,
     safe_repr,
 )
 
 from .._call import answer_records
 from .._default_usage import zero_usage
-from .._errors import InvalidModelStep, invalid_step
+from .._errors import invalid_step
 from .._items.common import AUTO_CALL_ID
 from .._step import DEFAULT_RESPONSE_ID, SPEC_KEYS, ModelStep, QueuedStep
 from .validation import (
@@ -117,21 +117,11 @@ def normalize_entry(
     Every member of a group is validated as a step; errors name the group's index and the
     member (counted from 1) in their detail.
     """
-    if not isinstance(value, AnyOrder):
-        return normalize_step(value, index, extra_checks=extra_checks)
-
-    def member(position: int, step: object) -> QueuedStep:
-        try:
-            return normalize_step(step, index, extra_checks=extra_checks)
-        except InvalidModelStep as error:
-            raise invalid_step(
-                error.reason, index, member_problem(position, error.detail)
-            ) from None
-
-    entry = build_group(value, member)
-    if isinstance(entry, str):
-        raise invalid_step("invalid_group", index, entry)
-    return entry
+    return build_entry(
+        value,
+        lambda step: normalize_step(step, index, extra_checks=extra_checks),
+        lambda error, detail: invalid_step(group_reason(error), index, detail),
+    )
 
 
 def _queued(step: ModelStep, index: int, extra_checks: bool) -> QueuedStep:
