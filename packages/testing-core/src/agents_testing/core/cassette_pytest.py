@@ -3,10 +3,11 @@
 A plugin module of its own, loaded by the boundary plugins (``pytest_plugins``), so the
 options and marker exist once however many boundaries are installed. A boundary plugin
 registers its fixture with :func:`register_cassette_fixture`, reads the settings of a
-test with :meth:`CassetteOptions.for_item` and calls :func:`finish_cassette` at
-teardown. The record mode is ``none`` unless asked otherwise, and ``none`` under CI
-unless ``--agents-record-in-ci`` says to record there (a warning says when CI overrides
-an explicit mode). Two tests that would share one cassette file fail, naming each other.
+test with :meth:`CassetteOptions.for_item`, gives the test a :class:`CassetteUse` and
+calls :func:`finish_cassette` at teardown. The record mode is ``none`` unless asked
+otherwise, and ``none`` under CI unless ``--agents-record-in-ci`` says to record there
+(a warning says when CI overrides an explicit mode). Two tests that would share one
+cassette file fail, naming each other.
 
 PYTEST_DONT_REWRITE: the boundary plugins import this module before pytest registers it
 as a plugin, and it holds no assertions, so it asks pytest not to rewrite it (a
@@ -30,12 +31,14 @@ from ._cassette.modes import (
     records,
     resolve_record_mode,
 )
+from ._cassette.use import CassetteUse
 from .pytest_support import CALL_REPORT, blocks_model_requests
 
 __all__ = [
     "CASSETTE_MARKER",
     "CassetteFixture",
     "CassetteOptions",
+    "CassetteUse",
     "body_passed",
     "default_path",
     "finish_cassette",

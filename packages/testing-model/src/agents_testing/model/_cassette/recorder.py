@@ -18,8 +18,7 @@ from urllib.parse import urlsplit
 from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
 from agents.models.interface import Model, ModelProvider, ModelTracing
 
-from agents_testing.core import cycle_problem
-from agents_testing.core.cassette import Scrubber
+from agents_testing.core.cassette import CallRecorder, Scrubber
 
 from .._step import ModelStep
 from .outcome import error_json, event_json, response_json, retry_advice_json
@@ -46,7 +45,7 @@ class _Entry:
         self.events: list[dict[str, Any]] | None = None
 
 
-class Recorder:
+class Recorder(CallRecorder):
     """The calls recorded through every wrapper of one cassette, in call order."""
 
     def __init__(
@@ -57,11 +56,9 @@ class Recorder:
         ignore: frozenset[str] = frozenset(),
         scrubbers: Sequence[Scrubber] = (),
     ) -> None:
+        super().__init__()
         self.entries: list[_Entry] = []
         self.live_secrets: set[str] = set()
-        # Why the recording cannot be written (a value with no JSON form); the run goes
-        # on as with the model alone, and writing the cassette refuses.
-        self.unwritable: list[str] = []
         self._encoder = RequestEncoder()
         self._errors: dict[int, tuple[BaseException, _Entry]] = {}
         self._earlier = list(earlier)
@@ -105,14 +102,6 @@ class Recorder:
         entry = _Entry(data)
         self.entries.append(entry)
         return entry
-
-    def json(self, value: Any, where: str, encode: Callable[[Any], Any]) -> Any:
-        """``encode(value)``, or None when ``value`` contains itself (noted as unwritable)."""
-        problem = cycle_problem(value, where)
-        if problem is not None:
-            self.unwritable.append(problem)
-            return None
-        return encode(value)
 
     def fail(self, entry: _Entry, error: BaseException) -> None:
         entry.data["error"] = error_json(error)
