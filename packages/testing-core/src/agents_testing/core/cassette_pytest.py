@@ -17,9 +17,10 @@ as a plugin, and it holds no assertions, so it asks pytest not to rewrite it (a
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import pytest
 
@@ -43,6 +44,7 @@ __all__ = [
     "default_path",
     "finish_cassette",
     "register_cassette_fixture",
+    "use_cassette",
 ]
 
 CASSETTE_MARKER = "agents_cassette"
@@ -283,6 +285,9 @@ class CassetteFixture(Protocol):
     def replaying(self) -> _Checkable | None: ...
 
 
+F = TypeVar("F", bound=CassetteFixture)
+
+
 def finish_cassette(item: pytest.Item, fixture: CassetteFixture) -> None:
     """At teardown of a passed test: save a recording, or check the replay was used up.
 
@@ -302,3 +307,15 @@ def finish_cassette(item: pytest.Item, fixture: CassetteFixture) -> None:
             fixture.replaying.assert_complete()
     except AgentsTestingError as error:
         raise_at(error, function_site(getattr(item, "obj", None)))
+
+
+def use_cassette(
+    request: pytest.FixtureRequest, boundary: str, make: Callable[[CassetteOptions], F]
+) -> Iterator[F]:
+    """The body of a boundary's ``*_cassette`` fixture: ``make(options)`` of the test's
+    cassette settings, saved or checked when the test has passed."""
+    __tracebackhide__ = True
+    assert isinstance(request.node, pytest.Item)
+    fixture = make(CassetteOptions.for_item(request.node, boundary))
+    yield fixture
+    finish_cassette(request.node, fixture)

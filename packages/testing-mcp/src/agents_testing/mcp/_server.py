@@ -364,7 +364,7 @@ class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
         return result
 
     async def _respond_result(self, step: Step, call: MCPCall) -> CallToolResult:
-        value = await self._respond(step, call, step.value)
+        value = await self._call_responder(step, call, step.value)
         result, problem = coerce_result(value)
         if problem is None and self.extra_checks:
             problem = result_cycle(result)

@@ -15,8 +15,8 @@ import pytest
 from agents_testing.core.cassette_pytest import (
     CassetteOptions,
     CassetteUse,
-    finish_cassette,
     register_cassette_fixture,
+    use_cassette,
 )
 from agents_testing.core.pytest_support import ScriptedDoubles
 
@@ -50,18 +50,7 @@ def scripted_mcp_server(_agents_testing_doubles: ScriptedDoubles) -> ScriptedMCP
     """
     from agents_testing.mcp import ScriptedMCPServer
 
-    checked = _agents_testing_doubles.options.extra_checks
-
-    def scripted(
-        steps: Any = (), *, extra_checks: bool | None = None, **options: Any
-    ) -> ScriptedMCPServer:
-        return ScriptedMCPServer(
-            steps, extra_checks=checked if extra_checks is None else extra_checks, **options
-        )
-
-    scripted.__doc__ = ScriptedMCPServer.__doc__
-    made: Any = _agents_testing_doubles.track("scripted_mcp_server", scripted)
-    return made  # type: ignore[no-any-return]
+    return _agents_testing_doubles.checked("scripted_mcp_server", ScriptedMCPServer)
 
 
 class MCPCassetteFixture(CassetteUse["MCPCassette", "ScriptedMCPServer"]):
@@ -121,9 +110,8 @@ def mcp_cassette(
     ``@pytest.mark.agents_testing(disable_tracing=False)``).
     """
     assert isinstance(request.node, pytest.Item)
-    fixture = MCPCassetteFixture(request.node, CassetteOptions.for_item(request.node, "mcp"))
-    yield fixture
-    finish_cassette(request.node, fixture)
+    item = request.node
+    yield from use_cassette(request, "mcp", lambda options: MCPCassetteFixture(item, options))
 
 
 @pytest.hookimpl(wrapper=True)

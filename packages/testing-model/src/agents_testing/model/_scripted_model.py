@@ -7,23 +7,20 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Any, Literal
 
-from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
-from agents.models.interface import Model, ModelTracing
+from agents.items import ModelResponse, TResponseStreamEvent
 from pydantic import BaseModel
 
 from agents_testing.core import ScriptedDouble
+
+from ._request import ModelRequest, RequestModel
 
 # Only the class is made at import: the modules it works with are imported where they are
 # first needed (for the most part when a model is made or first called), so that
 # `from agents.testing import ScriptedModel` costs no more than the SDK's own.
 if TYPE_CHECKING:
-    from agents.agent_output import AgentOutputSchemaBase
-    from agents.handoffs import Handoff
     from agents.model_settings import ModelSettings
     from agents.retry import ModelRetryAdvice, ModelRetryAdviceRequest
-    from agents.tool import Tool
     from agents.usage import Usage
-    from openai.types.responses.response_prompt_param import ResponsePromptParam
 
     from agents_testing.core import CallableProblem, Entry
 
@@ -34,7 +31,9 @@ if TYPE_CHECKING:
 __all__ = ["ScriptedModel"]
 
 
-class ScriptedModel(ScriptedDouble["QueuedStep", "tuple[ModelCall, int]", "ModelStep"], Model):
+class ScriptedModel(
+    ScriptedDouble["QueuedStep", "tuple[ModelCall, int]", "ModelStep"], RequestModel
+):
     """A deterministic model that answers each call with the next scripted step.
 
     Steps are consumed strictly in order, one per model call, whether the runner
@@ -160,43 +159,14 @@ class ScriptedModel(ScriptedDouble["QueuedStep", "tuple[ModelCall, int]", "Model
 
     # -- the Model interface ---------------------------------------------------------
 
-    async def get_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[Any, Any]],
-        tracing: ModelTracing,
-        *,
-        previous_response_id: str | None = None,
-        conversation_id: str | None = None,
-        prompt: ResponsePromptParam | None = None,
-    ) -> ModelResponse:
-        call, index = self._record(
-            system_instructions,
-            input,
-            model_settings,
-            tools,
-            output_schema,
-            handoffs,
-            tracing,
-            previous_response_id,
-            conversation_id,
-            prompt,
-            streamed=False,
-        )
+    async def _respond(self, request: ModelRequest) -> ModelResponse:
+        call, index = self._record(request, streamed=False)
         trace = self._trace(call)
         try:
+            queued = await self._answer_step(call, index, trace)
+            step = queued.step
             with trace.current():
-                queued = self._answering(call, index)
-                if queued.step.responder is not None:
-                    queued = await self._resolve(call, queued)
-                step = queued.step
-                if step.error is not None:
-                    raise self._failure(step)
-                output = self._output(queued, input)
+                output = self._output(queued, request.input)
                 if self._check_tool_calls:
                     from ._tool_check.check import check_tool_calls
 
@@ -209,7 +179,7 @@ class ScriptedModel(ScriptedDouble["QueuedStep", "tuple[ModelCall, int]", "Model
                     "request_id": step.request_id,
                 }
                 if self._has_raw_usage:
-                    raw_usage = _raw_usage_if_asked(step, model_settings)
+                    raw_usage = _raw_usage_if_asked(step, request.model_settings)
                     if raw_usage is not None:
                         from agents_testing.core import detach
 
@@ -243,42 +213,12 @@ class ScriptedModel(ScriptedDouble["QueuedStep", "tuple[ModelCall, int]", "Model
             return detach(known[1])
         return None
 
-    async def stream_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[Any, Any]],
-        tracing: ModelTracing,
-        *,
-        previous_response_id: str | None = None,
-        conversation_id: str | None = None,
-        prompt: ResponsePromptParam | None = None,
-    ) -> AsyncIterator[TResponseStreamEvent]:
-        call, index = self._record(
-            system_instructions,
-            input,
-            model_settings,
-            tools,
-            output_schema,
-            handoffs,
-            tracing,
-            previous_response_id,
-            conversation_id,
-            prompt,
-            streamed=True,
-        )
+    async def _stream(self, request: ModelRequest) -> AsyncIterator[TResponseStreamEvent]:
+        call, index = self._record(request, streamed=True)
         trace = self._trace(call)
         try:
-            with trace.current():
-                queued = self._answering(call, index)
-                if queued.step.responder is not None:
-                    queued = await self._resolve(call, queued)
-                step = queued.step
-                if step.error is not None:
-                    raise self._failure(step)
+            queued = await self._answer_step(call, index, trace)
+            step = queued.step
             if step.stream_events is not None:
                 from openai.types.responses import ResponseCompletedEvent
 
@@ -297,7 +237,7 @@ class ScriptedModel(ScriptedDouble["QueuedStep", "tuple[ModelCall, int]", "Model
             with trace.current():
                 from ._streaming.lifecycle import lifecycle_events
 
-                output = self._output(queued, input)
+                output = self._output(queued, request.input)
                 self._check_streamable(output, queued.input_index)
                 if self._check_tool_calls:
                     from ._tool_check.check import check_tool_calls
@@ -315,7 +255,7 @@ class ScriptedModel(ScriptedDouble["QueuedStep", "tuple[ModelCall, int]", "Model
                     output,
                     usage,
                     step.request_id,
-                    _raw_usage_if_asked(step, model_settings),
+                    _raw_usage_if_asked(step, request.model_settings),
                     all_items=self._stream_all_items,
                     owned=True,
                 )
@@ -330,36 +270,13 @@ class ScriptedModel(ScriptedDouble["QueuedStep", "tuple[ModelCall, int]", "Model
 
     # -- internals -----------------------------------------------------------------
 
-    def _record(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[Any, Any]],
-        tracing: ModelTracing,
-        previous_response_id: str | None,
-        conversation_id: str | None,
-        prompt: ResponsePromptParam | None,
-        *,
-        streamed: bool,
-    ) -> tuple[ModelCall, int]:
+    def _record(self, request: ModelRequest, *, streamed: bool) -> tuple[ModelCall, int]:
         from ._call import ModelCall
 
         # A value that cannot be copied raises here, before anything is recorded.
         call = ModelCall._record(
             self._cache,
-            system_instructions=system_instructions,
-            input=input,
-            model_settings=model_settings,
-            tools=tools,
-            output_schema=output_schema,
-            handoffs=handoffs,
-            tracing=tracing,
-            previous_response_id=previous_response_id,
-            conversation_id=conversation_id,
-            prompt=prompt,
+            request,
             streamed=streamed,
             previous_settings=self._calls[-1]._model_settings if self._calls else None,
             wrap_errors=self._extra_checks,
@@ -367,6 +284,17 @@ class ScriptedModel(ScriptedDouble["QueuedStep", "tuple[ModelCall, int]", "Model
         index = len(self._calls)
         self._calls.append(call)
         return call, index
+
+    async def _answer_step(self, call: ModelCall, index: int, trace: GenerationTrace) -> QueuedStep:
+        """The step that answers the call (what its responder returned, when it has one);
+        a scripted error is raised."""
+        with trace.current():
+            queued = self._answering(call, index)
+            if queued.step.responder is not None:
+                queued = await self._resolve(call, queued)
+            if queued.step.error is not None:
+                raise self._failure(queued.step)
+        return queued
 
     def _answering(self, call: ModelCall, index: int) -> QueuedStep:
         # Synchronous, with no await between recording and taking: concurrent runs

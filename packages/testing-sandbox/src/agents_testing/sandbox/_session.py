@@ -191,7 +191,7 @@ class ScriptedSandboxSession(
             return thaw(step.value) if step.streams else step.value
         if kind == "error":
             raise step.value
-        value = await self._respond(step, (call, shared), step.value)
+        value = await self._call_responder(step, (call, shared), step.value)
         if self._extra_checks:
             # Checked before the value reaches the caller; the step was consumed when the
             # call was taken, so concurrent calls keep the order in which they arrived.

@@ -237,7 +237,7 @@ class ScriptedDouble(Generic[S, C, P]):
         # Any other value (None, 0, an array, an awaitable) accepts the call.
         return verdict is not False
 
-    async def _respond(self, step: S, call: C, responder: Any) -> Any:
+    async def _call_responder(self, step: S, call: C, responder: Any) -> Any:
         """What ``responder`` (sync or async) answers ``call`` with, awaited."""
         try:
             value = responder(self._handed(call))

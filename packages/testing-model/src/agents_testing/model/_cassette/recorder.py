@@ -15,22 +15,18 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
-from agents.models.interface import Model, ModelProvider, ModelTracing
+from agents.items import ModelResponse, TResponseStreamEvent
+from agents.models.interface import Model, ModelProvider
 
 from agents_testing.core.cassette import CallRecorder, Scrubber
 
+from .._request import ModelRequest, RequestModel
 from .._step import ModelStep
 from .outcome import error_json, event_json, response_json, retry_advice_json
 from .request import LiveRequest, RequestEncoder
 
 if TYPE_CHECKING:
-    from agents.agent_output import AgentOutputSchemaBase
-    from agents.handoffs import Handoff
-    from agents.model_settings import ModelSettings
     from agents.retry import ModelRetryAdvice, ModelRetryAdviceRequest
-    from agents.tool import Tool
-    from openai.types.responses.response_prompt_param import ResponsePromptParam
 
 __all__ = ["LazyModel", "Recorder", "RecordingModel", "RecordingModelProvider"]
 
@@ -141,7 +137,7 @@ class Recorder(CallRecorder):
         return False, None
 
 
-class RecordingModel(Model):
+class RecordingModel(RequestModel):
     """Passes every call to ``model`` and records it in the cassette being written.
 
     ``model_name`` is the name a provider was asked for; without a provider, the real
@@ -172,32 +168,8 @@ class RecordingModel(Model):
         name = getattr(real, "model", None)
         return name if isinstance(name, str) else None
 
-    async def get_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[Any, Any]],
-        tracing: ModelTracing,
-        *,
-        previous_response_id: str | None = None,
-        conversation_id: str | None = None,
-        prompt: ResponsePromptParam | None = None,
-    ) -> ModelResponse:
-        live = LiveRequest(
-            system_instructions,
-            input,
-            model_settings,
-            tools,
-            output_schema,
-            handoffs,
-            previous_response_id,
-            conversation_id,
-            prompt,
-            False,
-        )
+    async def _respond(self, request: ModelRequest) -> ModelResponse:
+        live = LiveRequest.of(request, streamed=False)
         earlier = self._recorder.earlier_step(live)
         if earlier is not None:
             if earlier.error is not None:
@@ -210,50 +182,15 @@ class RecordingModel(Model):
         real = self._real()
         entry = self._recorder.begin(live, self._name(real))
         try:
-            response = await real.get_response(
-                system_instructions,
-                input,
-                model_settings,
-                tools,
-                output_schema,
-                handoffs,
-                tracing,
-                previous_response_id=previous_response_id,
-                conversation_id=conversation_id,
-                prompt=prompt,
-            )
+            response = await request.get_response(real)
         except Exception as error:
             self._recorder.fail(entry, error)
             raise
         entry.data["response"] = self._recorder.json(response, "response", response_json)
         return response
 
-    async def stream_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[Any, Any]],
-        tracing: ModelTracing,
-        *,
-        previous_response_id: str | None = None,
-        conversation_id: str | None = None,
-        prompt: ResponsePromptParam | None = None,
-    ) -> AsyncIterator[TResponseStreamEvent]:
-        live = LiveRequest(
-            system_instructions,
-            input,
-            model_settings,
-            tools,
-            output_schema,
-            handoffs,
-            previous_response_id,
-            conversation_id,
-            prompt,
-            True,
-        )
+    async def _stream(self, request: ModelRequest) -> AsyncIterator[TResponseStreamEvent]:
+        live = LiveRequest.of(request, streamed=True)
         earlier = self._recorder.earlier_step(live)
         if earlier is not None:
             if earlier.error is not None:
@@ -268,18 +205,7 @@ class RecordingModel(Model):
         # exactly the events it delivered.
         entry.events = events
         try:
-            async for event in real.stream_response(
-                system_instructions,
-                input,
-                model_settings,
-                tools,
-                output_schema,
-                handoffs,
-                tracing,
-                previous_response_id=previous_response_id,
-                conversation_id=conversation_id,
-                prompt=prompt,
-            ):
+            async for event in request.stream_response(real):
                 events.append(self._recorder.json(event, "stream event", event_json))
                 yield event
         except Exception as error:
