@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agents_testing.core.lazy import lazy_exports
+from agents_testing.core.lazy import serve_lazily
 
 if TYPE_CHECKING:
     from agents_testing.core import any_order, to_snapshot
@@ -43,22 +43,20 @@ __all__ = [
 
 # Names are imported on first use, so that loading the package (as a pytest plugin, for
 # one) does not import the SDK.
-if not TYPE_CHECKING:
-    __getattr__, __dir__ = lazy_exports(
-        __name__,
-        globals(),
-        {
-            "InvalidRealtimeStep": "._errors",
-            "RealtimeAlreadyConnected": "._errors",
-            "RealtimeConnectCall": "._connect",
-            "RealtimeExpectation": "._step",
-            "RealtimeScriptError": "._errors",
-            "RealtimeStep": "._step",
-            "ScriptedRealtimeModel": "._model",
-            "ScriptedRealtimeModelFactory": "._factory",
-            "UnconsumedRealtimeSteps": "._errors",
-            "UnexpectedRealtimeSend": "._errors",
-            "any_order": "agents_testing.core",
-            "to_snapshot": "agents_testing.core",
-        },
-    )
+serve_lazily(
+    __name__,
+    {
+        "InvalidRealtimeStep": "._errors",
+        "RealtimeAlreadyConnected": "._errors",
+        "RealtimeConnectCall": "._connect",
+        "RealtimeExpectation": "._step",
+        "RealtimeScriptError": "._errors",
+        "RealtimeStep": "._step",
+        "ScriptedRealtimeModel": "._model",
+        "ScriptedRealtimeModelFactory": "._factory",
+        "UnconsumedRealtimeSteps": "._errors",
+        "UnexpectedRealtimeSend": "._errors",
+        "any_order": "agents_testing.core",
+        "to_snapshot": "agents_testing.core",
+    },
+)
