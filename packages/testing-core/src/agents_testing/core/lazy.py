@@ -3,9 +3,10 @@ nothing until one of its names is used.
 
 Public API for the boundary packages: each boundary's ``__init__`` maps its public
 names to the private modules that define them with :func:`serve_lazily` (core's own with
-:func:`lazy_exports`); the SDK is imported only when the first name is asked for. Exported classes and functions report
-the package as their ``__module__`` (see :func:`publish`), so tracebacks, ``repr()`` and
-pickles show ``agents_testing.model.UnexpectedModelCall``, never a private module.
+:func:`lazy_exports`); the SDK is imported only when the first name is asked for.
+Exported classes and functions report the package as their ``__module__`` (see
+:func:`publish`), so tracebacks, ``repr()`` and pickles show
+``agents_testing.model.UnexpectedModelCall``, never a private module.
 """
 
 from __future__ import annotations
