@@ -12,13 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from agents_testing.core import (
-    BoundaryError,
-    InvalidStepError,
-    UnconsumedStepsError,
-    UnexpectedCallError,
-    error_fields,
-)
+from agents_testing.core import InvalidStepError, UnconsumedStepsError, UnexpectedCallError
+from agents_testing.core.errors import BoundaryError, error_fields
 
 if TYPE_CHECKING:
     from ._call import MCPCall

@@ -33,16 +33,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from agents.exceptions import ModelBehaviorError
 
-from agents_testing.core import (
-    BoundaryError,
-    InvalidStepError,
-    UnconsumedStepsError,
-    UnexpectedCallError,
-    as_sentence,
-    error_fields,
-    ordinal,
-    safe_repr,
-)
+from agents_testing.core import InvalidStepError, UnconsumedStepsError, UnexpectedCallError
+from agents_testing.core.errors import BoundaryError, as_sentence, error_fields, ordinal, safe_repr
 
 if TYPE_CHECKING:
     from ._call import ModelCall

@@ -14,15 +14,8 @@ import dataclasses
 import types
 from typing import Any, Union, get_args, get_origin
 
-from agents_testing.core import (
-    BoundaryError,
-    InvalidStepError,
-    UnconsumedStepsError,
-    UnexpectedCallError,
-    as_sentence,
-    error_fields,
-    ordinal,
-)
+from agents_testing.core import InvalidStepError, UnconsumedStepsError, UnexpectedCallError
+from agents_testing.core.errors import BoundaryError, as_sentence, error_fields, ordinal
 
 __all__ = [
     "InvalidRealtimeStep",

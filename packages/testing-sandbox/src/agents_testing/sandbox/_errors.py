@@ -13,15 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from agents_testing.core import (
-    BoundaryError,
-    InvalidStepError,
-    UnconsumedStepsError,
-    UnexpectedCallError,
-    as_sentence,
-    error_fields,
-    ordinal,
-)
+from agents_testing.core import InvalidStepError, UnconsumedStepsError, UnexpectedCallError
+from agents_testing.core.errors import BoundaryError, as_sentence, error_fields, ordinal
 
 if TYPE_CHECKING:
     from ._call import SandboxCall

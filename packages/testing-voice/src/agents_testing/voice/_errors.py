@@ -10,30 +10,23 @@ from __future__ import annotations
 
 from typing import Literal
 
-from agents_testing.core import (
-    BoundaryError,
-    InvalidStepError,
-    UnconsumedStepsError,
-    UnexpectedCallError,
-    error_fields,
-    ordinal,
-    safe_repr,
-)
+from agents_testing.core import InvalidStepError, UnconsumedStepsError, UnexpectedCallError
+from agents_testing.core.errors import BoundaryError, error_fields, ordinal, safe_repr
 
+# In the order they are defined: what errors say, the errors, and how the doubles word them.
 __all__ = [
-    "InvalidVoiceStep",
+    "VoiceOperation",
+    "VoiceStepKind",
     "InvalidVoiceStepReason",
-    "UnconsumedVoiceSteps",
+    "VoiceScriptError",
+    "InvalidVoiceStep",
     "UnexpectedVoiceCall",
     "VoiceCallMatcherError",
-    "VoiceOperation",
-    "VoiceScriptError",
-    "VoiceStepKind",
+    "UnconsumedVoiceSteps",
     "invalid_step",
-    "matcher_rejected",
-    "steps_of",
-    "unconsumed",
     "unexpected_call",
+    "matcher_rejected",
+    "unconsumed",
 ]
 
 VoiceOperation = Literal[
@@ -75,11 +68,6 @@ _UNEXPECTED: dict[str, tuple[str, str]] = {
     "workflow_start": ("workflow startup call", "startup step remains"),
     "workflow_turn": ("workflow turn", "turns remain"),
 }
-
-
-def steps_of(kind: VoiceStepKind, count: int) -> tuple[VoiceStepKind, ...]:
-    """``count`` pending steps of one kind, for :class:`UnconsumedVoiceSteps`."""
-    return (kind,) * count
 
 
 class VoiceScriptError(BoundaryError):
@@ -202,14 +190,18 @@ def matcher_rejected(
 
 
 def unconsumed(
-    subject: str, pending: tuple[VoiceStepKind, ...], *, also: str = ""
-) -> UnconsumedVoiceSteps:
-    """``len(pending)`` scripted ``subject`` steps left, worded as the SDK's own doubles do.
+    subject: str, *left: tuple[VoiceStepKind, int], also: str = ""
+) -> UnconsumedVoiceSteps | None:
+    """The steps ``left`` (each kind with how many of it, in script order), worded as the
+    SDK's own doubles do; ``None`` when none is left.
 
     ``subject`` is what was scripted (``"TTS result"``, ``"workflow turn"``, ...); the
     kinds are counted after it, and ``also`` adds a sentence before the advice.
     """
+    pending = tuple(kind for kind, number in left for _ in range(number))
     count = len(pending)
+    if not count:
+        return None
     if count == 1 and subject == "workflow startup step":
         head = "1 scripted workflow startup step was not consumed"
     else:

@@ -8,15 +8,14 @@ from agents.voice import StreamedTranscriptionSession
 
 from agents_testing.core import StepScript, compat
 
-from ._errors import invalid_step, steps_of, unconsumed
+from ._errors import invalid_step, unconsumed
 from ._steps import (
     ScriptedError,
     as_sequence,
     describe,
-    is_scripted_error,
     raised,
     scripted_error,
-    text,
+    text_or_error,
 )
 
 __all__ = ["ScriptedTranscriptionSession", "TranscriptionTurn"]
@@ -44,7 +43,8 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
         close_error: Exception | type[Exception] | None = None,
     ) -> None:
         items = [
-            _turn(turn, index) for index, turn in enumerate(as_sequence(turns, (str,), "turns"))
+            text_or_error(turn, "invalid_turn", index, "turns", "a transcription turn")
+            for index, turn in enumerate(as_sequence(turns, (str,), "turns"))
         ]
         if close_error is not None:
             close_error = _close_error(close_error)
@@ -96,32 +96,20 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
 
     def assert_complete(self) -> None:
         """Raise ``UnconsumedVoiceSteps`` when scripted turns were never yielded."""
-        if self._turns:
-            raise unconsumed("transcription turn", steps_of("session_turn", len(self._turns)))
-
-
-def _turn(value: object, index: int) -> str | ScriptedError:
-    if isinstance(value, str):
-        return text(value)
-    if is_scripted_error(value):
-        return scripted_error(value, "invalid_turn", index, "turns")
-    raise invalid_step(
-        "invalid_turn",
-        index,
-        "a transcription turn must be a string or an exception, got " + describe(value),
-        "turns",
-    )
+        left = unconsumed("transcription turn", ("session_turn", len(self._turns)))
+        if left is not None:
+            raise left
 
 
 def _close_error(value: object) -> ScriptedError:
-    if not is_scripted_error(value):
+    error = scripted_error(value, "invalid_close_error", 0, "close_error")
+    if error is None:
         raise invalid_step(
             "invalid_close_error",
             0,
             "close_error must be an exception or None, got " + describe(value),
             "close_error",
         )
-    error = scripted_error(value, "invalid_close_error", 0, "close_error")
     if not compat.voice_reports_close_errors():
         # These releases let a failing close() end the pipeline's task before it finishes
         # the stream, so every run using this session would leave stream() waiting.

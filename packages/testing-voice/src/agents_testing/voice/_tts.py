@@ -21,26 +21,9 @@ from agents_testing.core import (
     safe_repr,
 )
 
-from ._errors import (
-    InvalidVoiceStep,
-    invalid_step,
-    matcher_rejected,
-    steps_of,
-    unconsumed,
-    unexpected_call,
-)
+from ._errors import InvalidVoiceStep, invalid_step, matcher_rejected, unconsumed, unexpected_call
 from ._settings import ScriptedVoiceModel, settings_snapshot
-from ._steps import (
-    ScriptedError,
-    as_sequence,
-    check_cycles,
-    check_name,
-    describe,
-    fail,
-    is_scripted_error,
-    replay,
-    scripted_error,
-)
+from ._steps import ScriptedError, as_sequence, check_name, describe, fail, replay, scripted_error
 
 __all__ = ["TTSCall", "TTSResult", "TTSResultSpec", "ScriptedTTSModel"]
 
@@ -229,9 +212,12 @@ class ScriptedTTSModel(
         model_name: str = "scripted-tts",
         extra_checks: bool = False,
     ) -> None:
-        items = as_sequence(results, (TTSResult, str, AnyOrder), "results")
-        if extra_checks:
-            check_cycles(items, "invalid_tts_result", "result", "results")
+        items = as_sequence(
+            results,
+            (TTSResult, str, AnyOrder),
+            "results",
+            ("invalid_tts_result", "result") if extra_checks else None,
+        )
         steps = [_entry(item, index) for index, item in enumerate(items)]
         self._model_name = check_name(model_name, "model_name")
         self._start_script(steps, remembers=False, checks_calls=True)
@@ -270,7 +256,9 @@ class ScriptedTTSModel(
         return held.result
 
     def _unconsumed(self, pending: tuple[_Held, ...]) -> BaseException:
-        return unconsumed("TTS result", steps_of("tts", len(pending)))
+        left = unconsumed("TTS result", ("tts", len(pending)))
+        assert left is not None  # the script calls this only with steps left
+        return left
 
     def _unexpected(
         self, call: TTSCall, candidates: tuple[_Held, ...], grouped: bool
@@ -310,8 +298,9 @@ def _entry(item: object, index: int) -> _Held | GroupEntry[_Held]:
 def _result(item: object, index: int) -> TTSResult | ScriptedError:
     if isinstance(item, TTSResult):
         return item
-    if is_scripted_error(item):
-        return scripted_error(item, "invalid_tts_result", index, "results")
+    failure = scripted_error(item, "invalid_tts_result", index, "results")
+    if failure is not None:
+        return failure
     if isinstance(item, (bytes, bytearray, memoryview, str)):
         raise invalid_step(
             "invalid_tts_result",
