@@ -11,7 +11,7 @@ from agents.realtime.model import RealtimeModel, RealtimeModelConfig, RealtimeMo
 from agents.realtime.model_events import RealtimeModelEvent
 from agents.realtime.model_inputs import RealtimeModelSendEvent
 
-from agents_testing.core import AnyOrder, GroupEntry, StepScript, build_group, member_problem
+from agents_testing.core import AnyOrder, GroupEntry, ScriptedDouble, build_group, member_problem
 
 from ._checks import check_error, check_step, check_strict, checked_events, checked_match
 from ._connect import RealtimeConnectCall, detached_call, record_connect
@@ -31,17 +31,26 @@ __all__ = ["ScriptedRealtimeModel"]
 
 class _Scripted:
     """A step as one model holds it: the test's step with this model's copies of its exact
-    expectation and its events, taken when the model was built."""
+    expectation and its events, taken when the model was built, and its matcher of sends
+    (checked with ``extra_checks``)."""
 
-    __slots__ = ("emit", "expect", "kind", "step")
+    __slots__ = ("emit", "expect", "kind", "match", "step")
+
+    #: A send names nothing a step must script; the expectation alone chooses.
+    target = None
 
     def __init__(
-        self, step: RealtimeStep, expect: Any, emit: tuple[RealtimeModelEvent, ...]
+        self,
+        step: RealtimeStep,
+        expect: Any,
+        emit: tuple[RealtimeModelEvent, ...],
+        checked: bool,
     ) -> None:
         self.step = step
         self.kind = step._kind
         self.expect = expect
         self.emit = emit
+        self.match = functools.partial(checked_match if checked else matches, self.kind, expect)
 
     def expected(self) -> Any:
         """The expectation to report: a copy of an exact event, else the class or callable."""
@@ -64,7 +73,13 @@ def _step_list(steps: object) -> list[object]:
 _WRAP_IT = "wrap each expected send in RealtimeStep(expect=..., emit=...)"
 
 
-class ScriptedRealtimeModel(RealtimeModel):
+class _Unmatched(Exception):
+    """A send no step expects, in a model that is not strict: recorded, not refused."""
+
+
+class ScriptedRealtimeModel(
+    ScriptedDouble[_Scripted, RealtimeModelSendEvent, RealtimeStep], RealtimeModel
+):
     """An in-memory ``RealtimeModel`` that matches sends against scripted steps.
 
     Each send consumes the next :class:`RealtimeStep` when it matches, then the step's
@@ -122,7 +137,7 @@ class ScriptedRealtimeModel(RealtimeModel):
                 detach_model_event(event, wrap_errors=False) for event in greeting
             )
         self._extra_checks = extra_checks
-        self._script: StepScript[_Scripted] = StepScript(self._scripted(steps))
+        self._start_script(self._scripted(steps), remembers=False, checks_calls=False)
         self._connect_error = connect_error
         self._close_error = close_error
         self._strict = strict
@@ -160,12 +175,13 @@ class ScriptedRealtimeModel(RealtimeModel):
     def _hold(self, step: RealtimeStep, where: str) -> _Scripted:
         """``step`` with this model's copies of its events (checked with ``extra_checks``)."""
         if self._extra_checks:
-            return _Scripted(step, *check_step(step, where))
+            return _Scripted(step, *check_step(step, where), checked=True)
         expect = step._expect
         return _Scripted(
             step,
             detach_send_event(expect, wrap_errors=False) if step._kind == VALUE else expect,
             tuple(detach_model_event(event, wrap_errors=False) for event in step._emit),
+            checked=False,
         )
 
     # -- RealtimeModel interface -------------------------------------------------
@@ -277,12 +293,6 @@ class ScriptedRealtimeModel(RealtimeModel):
             if failure is not None:
                 raise failure
 
-    def assert_complete(self) -> None:
-        """Raise :class:`UnconsumedRealtimeSteps` when scripted steps were never matched."""
-        self._script.assert_complete(
-            lambda pending: unconsumed_steps(tuple(held.step for held in pending))
-        )
-
     # -- inspection ----------------------------------------------------------------
 
     @property
@@ -310,16 +320,6 @@ class ScriptedRealtimeModel(RealtimeModel):
     def __agents_testing_snapshot__(self) -> object:
         """What ``to_snapshot`` records of the model: the events sent to it, as ``sent_events``."""
         return self.sent_events
-
-    @property
-    def remaining_steps(self) -> int:
-        """How many scripted steps are not yet matched."""
-        return len(self._script)
-
-    @property
-    def pending_steps(self) -> tuple[RealtimeStep, ...]:
-        """The steps not yet matched, in script order: the ``RealtimeStep`` objects scripted."""
-        return tuple(held.step for held in self._script)
 
     @property
     def listeners(self) -> tuple[RealtimeModelListener, ...]:
@@ -358,27 +358,38 @@ class ScriptedRealtimeModel(RealtimeModel):
         """
         if not self._connected:
             raise disconnected("send", event, closed=self._closed)
-        extra = self._extra_checks
-        snapshot = detach_send_event(event, wrap_errors=extra)
+        snapshot = detach_send_event(event, wrap_errors=self._extra_checks)
         # Matchers see the private snapshot (predicates get a copy of it), never the
         # caller's object, so nothing they do can change what is recorded.
-        if extra:
-            held = self._script.take(
-                lambda candidate: checked_match(candidate.kind, candidate.expect, snapshot)
-            )
-        else:
-            held = self._script.take(
-                lambda candidate: matches(candidate.kind, candidate.expect, snapshot)
-            )
-        if held is None:
-            if self._strict:
-                raise self._unexpected(snapshot)
+        try:
+            held = self._take(snapshot)
+        except _Unmatched:
             self._sent.append(snapshot)
             return None
         self._sent.append(snapshot)
         return self._deliveries.submit(held.emit, held.step.error, type(event))
 
-    def _unexpected(self, snapshot: RealtimeModelSendEvent) -> Exception:
+    # -- the script ----------------------------------------------------------------------
+
+    def _spec(self, held: _Scripted) -> RealtimeStep:
+        return held.step
+
+    def _unconsumed(self, pending: tuple[_Scripted, ...]) -> BaseException:
+        return unconsumed_steps(tuple(held.step for held in pending))
+
+    def _unexpected(
+        self, call: RealtimeModelSendEvent, candidates: tuple[_Scripted, ...], grouped: bool
+    ) -> BaseException:
+        return self._unmatched(call)
+
+    def _rejected(
+        self, call: RealtimeModelSendEvent, same: tuple[_Scripted, ...], grouped: bool
+    ) -> BaseException:
+        return self._unmatched(call)
+
+    def _unmatched(self, snapshot: RealtimeModelSendEvent) -> Exception:
+        if not self._strict:
+            return _Unmatched()
         script = self._script
         pending = script.peek()
         group = script.candidates() if script.in_group() else ()

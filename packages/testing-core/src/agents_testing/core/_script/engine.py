@@ -37,10 +37,7 @@ CallableProblem = Literal["call", "awaitable"]
 
 
 class Step(Protocol):
-    """What the engine reads of a step: where it came from, what it answers, its matcher."""
-
-    @property
-    def input_index(self) -> int: ...
+    """What the engine reads of a step: what call it answers, and its matcher."""
 
     @property
     def target(self) -> str | None: ...
@@ -100,6 +97,7 @@ class ScriptedDouble(Generic[S, C, P]):
     _violation: BaseException | None
     _remembers: bool
     _checks_calls: bool
+    _hands: bool
 
     def _start_script(
         self, steps: Iterable[S | Entry[S]], *, remembers: bool, checks_calls: bool
@@ -108,6 +106,8 @@ class ScriptedDouble(Generic[S, C, P]):
         self._violation = None
         self._remembers = remembers
         self._checks_calls = checks_calls
+        # Whether matchers get something other than the call itself (a copy).
+        self._hands = type(self)._handed is not ScriptedDouble._handed
 
     # -- what a boundary says ----------------------------------------------------------
 
@@ -190,16 +190,16 @@ class ScriptedDouble(Generic[S, C, P]):
         Synchronous: concurrent calls consume steps in the order they arrive.
         """
         script = self._script
-        head = script.peek()
-        if head is None:
-            self._fail(self._unexpected(call, (), False))
-        if not script.in_group():
+        head = script.plain_head()
+        if head is not None:
             if head.target != target:
                 self._fail(self._unexpected(call, (head,), False))
             if head.match is None or self._accepts(head, call):
                 script.take()
                 return head
             self._fail(self._rejected(call, (head,), False))
+        if not script:
+            self._fail(self._unexpected(call, (), False))
         candidates = script.candidates()
         same = tuple(step for step in candidates if target is None or step.target == target)
         if not same:
@@ -221,7 +221,7 @@ class ScriptedDouble(Generic[S, C, P]):
         if not callable(match):
             return self._matches_value(match, call)
         try:
-            verdict = match(self._handed(call))
+            verdict = match(self._handed(call) if self._hands else call)
         except self._errors as error:
             # One of ours (a cassette's request diff): remembered like any violation.
             self._remember(error)
@@ -230,17 +230,19 @@ class ScriptedDouble(Generic[S, C, P]):
             if self._checks_calls and raised_by_the_call(error):
                 self._fail(self._invalid_callable(step, "match", "call"), error)
             raise
+        if verdict is True or verdict is False:
+            return verdict  # the common answer, at no further cost
         if inspect.isawaitable(verdict):
             close_awaitable(verdict)
             if self._checks_calls:
                 self._fail(self._invalid_callable(step, "match", "awaitable"))
         # Any other value (None, 0, an array, an awaitable) accepts the call.
-        return verdict is not False
+        return True
 
     async def _call_responder(self, step: S, call: C, responder: Any) -> Any:
         """What ``responder`` (sync or async) answers ``call`` with, awaited."""
         try:
-            value = responder(self._handed(call))
+            value = responder(self._handed(call) if self._hands else call)
         except TypeError as error:
             if self._checks_calls and raised_by_the_call(error):
                 self._fail(self._invalid_callable(step, "responder", "call"), error)
