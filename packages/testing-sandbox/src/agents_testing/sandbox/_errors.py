@@ -31,15 +31,12 @@ __all__ = [
     "UnconsumedSandboxSteps",
     "UnexpectedSandboxCall",
     "argument_error",
-    "closed_stream",
-    "cyclic_argument",
     "invalid_step",
     "matcher_rejected",
     "method_unavailable",
     "unconsumed",
-    "uncopyable_argument",
     "unexpected_call",
-    "unsupported_stream",
+    "unrecordable_argument",
 ]
 
 InvalidSandboxStepReason = Literal[
@@ -318,72 +315,54 @@ def argument_error(
 SUPPORTED_STREAMS = "an open io.BytesIO or io.StringIO"
 
 
-def unsupported_stream(
-    kind: str, method: str, call_index: int, argument: str
+# What the recorded history cannot take of an argument: the message after the argument's
+# place, what the argument must be, and what it was. ``{kind}`` is its type's name.
+_UNRECORDABLE: dict[str, tuple[str, str, str]] = {
+    "unsupported_stream": (
+        "Sandbox stream snapshots support only io.BytesIO and io.StringIO. The {where} is "
+        "a {kind}, a live stream that cannot be replayed. Read its content into an "
+        "io.BytesIO first.",
+        SUPPORTED_STREAMS,
+        "a {kind}",
+    ),
+    "closed_stream": (
+        "Cannot snapshot a closed sandbox {stream} stream. The {where} is a closed {kind}. "
+        "Pass it before closing it.",
+        SUPPORTED_STREAMS,
+        "a closed {kind}",
+    ),
+    "uncopyable": (
+        "{Where} (a {kind}) cannot be copied for the recorded history: its copy raised "
+        "{failure} (the cause). Pass a value that copy.deepcopy can copy.",
+        "a value that can be copied",
+        "a {kind}",
+    ),
+    # Only the argument's position is named, never where inside it the cycle is: the keys
+    # of an argument are data too.
+    "cyclic": (
+        "{Where} (a {kind}) contains itself (a reference cycle) and cannot be copied for "
+        "the recorded history. Pass a value without a cycle.",
+        "a value without a reference cycle",
+        "a {kind} that contains itself",
+    ),
+}
+
+
+def unrecordable_argument(
+    problem: str, kind: str, method: str, call_index: int, argument: str, **details: str
 ) -> InvalidSandboxArgument:
-    """A stream argument of a kind that cannot be snapshotted (a file, a wrapper, ...)."""
+    """An argument the recorded history cannot take: ``problem`` is a stream of a kind that
+    cannot be snapshotted (``"unsupported_stream"``), a closed one (``"closed_stream"``,
+    ``stream="text"`` or ``"byte"``), a value whose copy raised (``"uncopyable"``,
+    ``failure=`` its class name) or one that contains itself (``"cyclic"``)."""
     where = _where(method, call_index, argument)
+    text, expected, got = _UNRECORDABLE[problem]
+    values = {"where": where, "Where": where[0].upper() + where[1:], "kind": kind, **details}
     return InvalidSandboxArgument(
-        f"Sandbox stream snapshots support only io.BytesIO and io.StringIO. The {where} is "
-        f"a {kind}, a live stream that cannot be replayed. Read its content into an "
-        "io.BytesIO first. Nothing was recorded or consumed.",
+        f"{text.format(**values)} Nothing was recorded or consumed.",
         argument=argument,
-        expected=SUPPORTED_STREAMS,
-        got=f"a {kind}",
-        method=method,
-        call_index=call_index,
-    )
-
-
-def closed_stream(
-    text: bool, kind: str, method: str, call_index: int, argument: str
-) -> InvalidSandboxArgument:
-    """A closed ``io.BytesIO`` / ``io.StringIO`` argument: nothing is left to snapshot."""
-    where = _where(method, call_index, argument)
-    return InvalidSandboxArgument(
-        f"Cannot snapshot a closed sandbox {'text' if text else 'byte'} stream. The {where} "
-        f"is a closed {kind}. Pass it before closing it. Nothing was recorded or consumed.",
-        argument=argument,
-        expected=SUPPORTED_STREAMS,
-        got=f"a closed {kind}",
-        method=method,
-        call_index=call_index,
-    )
-
-
-def uncopyable_argument(
-    kind: str, failure: str, method: str, call_index: int, argument: str
-) -> InvalidSandboxArgument:
-    """An argument whose copy for the recorded history raised ``failure`` (a class name)."""
-    where = _where(method, call_index, argument)
-    return InvalidSandboxArgument(
-        f"{where[0].upper()}{where[1:]} (a {kind}) cannot be copied for the recorded "
-        f"history: its copy raised {failure} (the cause). Pass a value that copy.deepcopy "
-        "can copy. Nothing was recorded or consumed.",
-        argument=argument,
-        expected="a value that can be copied",
-        got=f"a {kind}",
-        method=method,
-        call_index=call_index,
-    )
-
-
-def cyclic_argument(
-    kind: str, method: str, call_index: int, argument: str
-) -> InvalidSandboxArgument:
-    """An argument that contains itself: it cannot be copied for the recorded history.
-
-    Only the argument's position is named, never where inside it the cycle is: the keys of
-    an argument are data too.
-    """
-    where = _where(method, call_index, argument)
-    return InvalidSandboxArgument(
-        f"{where[0].upper()}{where[1:]} (a {kind}) contains itself (a reference cycle) and "
-        "cannot be copied for the recorded history. Pass a value without a cycle. Nothing "
-        "was recorded or consumed.",
-        argument=argument,
-        expected="a value without a reference cycle",
-        got=f"a {kind} that contains itself",
+        expected=expected,
+        got=got.format(**values),
         method=method,
         call_index=call_index,
     )

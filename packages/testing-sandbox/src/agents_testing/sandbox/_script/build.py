@@ -25,8 +25,7 @@ from agents_testing.core import (
 
 from .._errors import InvalidSandboxStep, InvalidSandboxStepReason, invalid_step
 from .._snapshots.results import VOID_METHODS, result_problem
-from .._snapshots.streams import StreamRefused
-from .._snapshots.values import CopyFailed, freeze, holds_stream
+from .._snapshots.values import frozen, holds_stream
 from .._steps import Step, scriptable_methods
 
 __all__ = ["build_steps"]
@@ -109,14 +108,7 @@ class _Reader(StepReader[Step]):
 
     def _snapshot(self, index: int, method: str, value: object) -> object:
         """The step's result, snapshotted; a stream that cannot be captured is refused."""
-        try:
-            return freeze(value)
-        except StreamRefused as refused:
-            stream: StreamRefused | None = refused
-            original: BaseException | None = None
-        except CopyFailed as failed:
-            stream, original = None, failed.original
-        # Refused outside the handlers: the value's own exception must not be chained to ours.
+        snapshot, stream, original = frozen(value)
         if stream is not None:
             if stream.closed:
                 detail = (
@@ -130,7 +122,8 @@ class _Reader(StepReader[Step]):
                     "its content into an io.BytesIO first"
                 )
             self.refuse("result", method, detail)
-        assert original is not None
+        if original is None:
+            return snapshot
         if self.extra_checks:
             detail = (
                 f"the result (a {type(value).__name__}) cannot be copied: its copy raised "
