@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from agents.tool import Tool
     from openai.types.responses.response_prompt_param import ResponsePromptParam
 
-__all__ = ["ModelRequest", "RequestModel"]
+__all__ = ["FrontModel", "ModelRequest", "RequestModel"]
 
 
 class ModelRequest(NamedTuple):
@@ -82,6 +82,22 @@ class RequestModel(Model):
     def _stream(self, request: ModelRequest) -> AsyncIterator[TResponseStreamEvent]:
         """The events of a streamed call (an async generator)."""
         raise NotImplementedError
+
+
+class FrontModel(RequestModel):
+    """A model in front of another: closing it closes that one, and attributes it does
+    not have itself (a name, a client an application reads) are that one's."""
+
+    def __init__(self, behind: Model) -> None:
+        self._behind = behind
+
+    async def close(self) -> None:
+        await self._behind.close()
+
+    def __getattr__(self, name: str) -> Any:
+        if "_behind" not in self.__dict__:
+            raise AttributeError(name)
+        return getattr(self.__dict__["_behind"], name)
 
 
 # help() and inspect.signature() show the interface's own arguments.

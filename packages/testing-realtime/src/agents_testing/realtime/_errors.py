@@ -24,6 +24,7 @@ __all__ = [
     "UnconsumedRealtimeSteps",
     "UnexpectedRealtimeSend",
     "already_connected",
+    "conflicting_outcomes",
     "closed_before_delivery",
     "describe_expectation",
     "disconnected",
@@ -160,6 +161,12 @@ def invalid_step(
         field=field,
         event_field=event_field,
     )
+
+
+def conflicting_outcomes(owner: str, outcomes: str, field: str, advice: str) -> InvalidRealtimeStep:
+    """The refusal of an ``owner`` given two ``outcomes`` that exclude each other."""
+    lead = f"A {owner} cannot define both {outcomes}."
+    return invalid_step("conflicting_outcomes", 0, field, advice, lead=lead)
 
 
 def unexpected_send(

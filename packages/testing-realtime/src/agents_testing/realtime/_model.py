@@ -18,6 +18,7 @@ from ._connect import RealtimeConnectCall, detached_call, record_connect
 from ._delivery import DeliveryGroup, DeliveryQueue
 from ._errors import (
     already_connected,
+    conflicting_outcomes,
     disconnected,
     invalid_step,
     unconsumed_steps,
@@ -119,13 +120,11 @@ class ScriptedRealtimeModel(
         greeting = event_sequence(connect_events, "connect_events")
         # Checked before anything else, ``steps`` included, which may be a generator.
         if greeting and connect_error is not None:
-            raise invalid_step(
-                "conflicting_outcomes",
-                0,
+            raise conflicting_outcomes(
+                "ScriptedRealtimeModel",
+                "connect events and a connect error",
                 "connect_events",
                 "a failed connect emits nothing, so drop one of them",
-                lead="A ScriptedRealtimeModel cannot define both connect events and a connect "
-                "error.",
             )
         if extra_checks:
             check_strict(strict)

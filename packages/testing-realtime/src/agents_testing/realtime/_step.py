@@ -12,7 +12,7 @@ from agents.realtime.model_inputs import RealtimeModelSendEvent
 
 from agents_testing.core import safe_repr
 
-from ._errors import invalid_step
+from ._errors import conflicting_outcomes, invalid_step
 from ._events.detach import SEND_EVENT_TYPES, detach_model_event, detach_send_event
 
 __all__ = [
@@ -126,12 +126,11 @@ class RealtimeStep:
     ) -> None:
         events = event_sequence(emit, "emit")
         if events and error is not None:
-            raise invalid_step(
-                "conflicting_outcomes",
-                0,
+            raise conflicting_outcomes(
+                "RealtimeStep",
+                "emit events and an error",
                 "emit",
                 "split it into two steps or drop one outcome",
-                lead="A RealtimeStep cannot define both emit events and an error.",
             )
         object.__setattr__(self, "_expect", expect)
         object.__setattr__(self, "_emit", events)

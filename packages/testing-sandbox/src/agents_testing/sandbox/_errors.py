@@ -131,18 +131,18 @@ class InvalidSandboxArgument(SandboxScriptError, TypeError):
     """An argument the scripted session or one of its methods cannot take; nothing was
     recorded or consumed.
 
-    ``argument`` names the argument (``"args[1]"``, ``"data"``, ``"manifest"``),
-    ``expected`` says what it must be and ``got`` what it was (a type, never the value);
+    ``argument`` names the argument (``"args[1]"``, ``"data"``, ``"manifest"``);
     ``method`` is the session method that received it, or ``None`` for an argument of
     ``scripted_sandbox_session()`` itself, and ``call_index`` the 0-based number of that
-    call. It is also a ``TypeError``.
+    call; ``expected`` says what it must be and ``got`` what it was (a type, never the
+    value). It is also a ``TypeError``.
     """
 
     argument: str
-    expected: str
-    got: str
     method: str | None = None
     call_index: int | None = None
+    expected: str
+    got: str
 
 
 @error_fields

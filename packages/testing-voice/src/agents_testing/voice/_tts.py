@@ -296,11 +296,11 @@ def _entry(item: object, index: int) -> _Held | GroupEntry[_Held]:
 
 
 def _result(item: object, index: int) -> TTSResult | ScriptedError:
-    if isinstance(item, TTSResult):
-        return item
     failure = scripted_error(item, "invalid_tts_result", index, "results")
     if failure is not None:
         return failure
+    if isinstance(item, TTSResult):
+        return item
     if isinstance(item, (bytes, bytearray, memoryview, str)):
         raise invalid_step(
             "invalid_tts_result",

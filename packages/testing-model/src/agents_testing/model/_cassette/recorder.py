@@ -20,7 +20,7 @@ from agents.models.interface import Model, ModelProvider
 
 from agents_testing.core.cassette import CallRecorder, Scrubber
 
-from .._request import ModelRequest, RequestModel
+from .._request import FrontModel, ModelRequest
 from .._step import ModelStep
 from .outcome import error_json, event_json, response_json, retry_advice_json
 from .request import LiveRequest, RequestEncoder
@@ -137,7 +137,7 @@ class Recorder(CallRecorder):
         return False, None
 
 
-class RecordingModel(RequestModel):
+class RecordingModel(FrontModel):
     """Passes every call to ``model`` and records it in the cassette being written.
 
     ``model_name`` is the name a provider was asked for; without a provider, the real
@@ -152,6 +152,7 @@ class RecordingModel(RequestModel):
         model_name: str | None = None,
         from_provider: bool = False,
     ) -> None:
+        super().__init__(model)
         self.model = model
         self._recorder = recorder
         self._model_name = model_name
@@ -221,15 +222,6 @@ class RecordingModel(RequestModel):
         advice = self.model.get_retry_advice(request)
         self._recorder.advise(request.error, advice)
         return advice
-
-    async def close(self) -> None:
-        await self.model.close()
-
-    def __getattr__(self, name: str) -> Any:
-        # Attributes an application reads from its model (its name, its client) still work.
-        if "model" not in self.__dict__:
-            raise AttributeError(name)
-        return getattr(self.__dict__["model"], name)
 
 
 class RecordingModelProvider(ModelProvider):

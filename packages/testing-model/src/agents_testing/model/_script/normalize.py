@@ -237,18 +237,7 @@ def responder_problem(responder: object, what: str = "responder") -> str | None:
             f"ModelStep.raise_error({responder.__name__}('...')), or return an exception "
             f"from a responder function."
         )
-    signature = _signature(responder)
-    if signature is None:
-        return None
-    try:
-        signature.bind(None)
-    except TypeError:
-        name = getattr(responder, "__qualname__", None) or type(responder).__name__
-        return (
-            f"{what} {safe_repr(name, 60)}{safe_repr(str(signature), 80)} cannot be "
-            f"called with the ModelCall as its only argument."
-        )
-    return None
+    return _one_argument_problem(responder, what)
 
 
 def matcher_problem(match: object) -> str | None:
@@ -266,16 +255,22 @@ def matcher_problem(match: object) -> str | None:
             "match must be a plain (not async, not generator) callable taking the ModelCall: "
             "it answers before the call is taken, so that concurrent calls keep their order."
         )
-    signature = _signature(match)
+    return _one_argument_problem(match, "match")
+
+
+def _one_argument_problem(function: object, what: str) -> str | None:
+    """Why ``function`` cannot be called with the ``ModelCall`` alone, when its signature
+    tells (a builtin without one is found out when called)."""
+    signature = _signature(function)
     if signature is None:
         return None
     try:
         signature.bind(None)
     except TypeError:
-        name = getattr(match, "__qualname__", None) or type(match).__name__
+        name = getattr(function, "__qualname__", None) or type(function).__name__
         return (
-            f"match {safe_repr(name, 60)}{safe_repr(str(signature), 80)} cannot be called "
-            f"with the ModelCall as its only argument."
+            f"{what} {safe_repr(name, 60)}{safe_repr(str(signature), 80)} cannot be "
+            f"called with the ModelCall as its only argument."
         )
     return None
 
