@@ -69,6 +69,7 @@ if TYPE_CHECKING:
         exception_problem,
         safe_repr,
     )
+    from ._view import ReadOnly
 
 __all__ = [
     "AgentsTestingError",
@@ -94,6 +95,7 @@ __all__ = [
     "NetworkBlocked",
     "OutcomeKind",
     "Part",
+    "ReadOnly",
     "RecordMode",
     "ScriptedDouble",
     "Scrubber",
@@ -158,6 +160,7 @@ __getattr__, __dir__ = lazy_exports(
         "NetworkBlocked": "._errors",
         "OutcomeKind": "._script.steps",
         "Part": "._script.steps",
+        "ReadOnly": "._view",
         "RecordMode": "._cassette.modes",
         "ScriptedDouble": "._script.engine",
         "Scrubber": "._cassette.secrets",

@@ -18,6 +18,7 @@ from agents.mcp import MCPServer
 
 from agents_testing.core import (
     AnyOrder,
+    ReadOnly,
     ScriptedDouble,
     compat,
     detach,
@@ -185,19 +186,13 @@ class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
 
     # --- inspection -----------------------------------------------------------------
 
-    @property
-    def name(self) -> str:
-        return self._name
-
-    @property
-    def connected(self) -> bool:
-        """Whether ``connect()`` succeeded and ``cleanup()`` has not run since."""
-        return self._connected
-
-    @property
-    def connect_calls(self) -> int:
-        """How many times ``connect()`` was called, failed attempts included."""
-        return self._connects
+    name = ReadOnly[str]("_name")
+    connected = ReadOnly[bool](
+        "_connected", "Whether ``connect()`` succeeded and ``cleanup()`` has not run since."
+    )
+    connect_calls = ReadOnly[int](
+        "_connects", "How many times ``connect()`` was called, failed attempts included."
+    )
 
     @property
     def calls(self) -> tuple[MCPCall, ...]:

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator, Sequence
 
 from agents.voice import StreamedTranscriptionSession
 
-from agents_testing.core import StepScript, compat
+from agents_testing.core import ReadOnly, StepScript, compat
 
 from ._errors import invalid_step, unconsumed
 from ._steps import (
@@ -54,15 +54,8 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
         self._closed = False
         self._close_calls = 0
 
-    @property
-    def closed(self) -> bool:
-        """Whether ``close()`` has been called."""
-        return self._closed
-
-    @property
-    def close_calls(self) -> int:
-        """How many times ``close()`` has been called."""
-        return self._close_calls
+    closed = ReadOnly[bool]("_closed", "Whether ``close()`` has been called.")
+    close_calls = ReadOnly[int]("_close_calls", "How many times ``close()`` has been called.")
 
     @property
     def remaining_turns(self) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, TypeVar
 
-from agents_testing.core import detach
+from agents_testing.core import ReadOnly, detach
 
 __all__ = ["ScriptedVoiceModel", "settings_snapshot"]
 
@@ -49,14 +49,8 @@ def settings_snapshot(settings: T, *, wrap_errors: bool = False) -> T:
 class ScriptedVoiceModel:
     """What the scripted STT and TTS models share: their name and their checks."""
 
-    _model_name: str
-    _extra_checks: bool
-
-    @property
-    def model_name(self) -> str:
-        return self._model_name
-
-    @property
-    def extra_checks(self) -> bool:
-        """Whether a failed copy is reported as ``UncopyableValue`` instead of as it is."""
-        return self._extra_checks
+    model_name = ReadOnly[str]("_model_name")
+    extra_checks = ReadOnly[bool](
+        "_extra_checks",
+        "Whether a failed copy is reported as ``UncopyableValue`` instead of as it is.",
+    )
