@@ -163,8 +163,26 @@ def invalid_step(
     )
 
 
-def conflicting_outcomes(owner: str, outcomes: str, field: str, advice: str) -> InvalidRealtimeStep:
-    """The refusal of an ``owner`` given two ``outcomes`` that exclude each other."""
+# Outcomes that exclude each other, by the argument that brings the second: what was
+# given both, the two outcomes, and the advice.
+_CONFLICTS = {
+    "emit": (
+        "RealtimeStep",
+        "emit events and an error",
+        "split it into two steps or drop one outcome",
+    ),
+    "connect_events": (
+        "ScriptedRealtimeModel",
+        "connect events and a connect error",
+        "a failed connect emits nothing, so drop one of them",
+    ),
+}
+
+
+def conflicting_outcomes(field: str) -> InvalidRealtimeStep:
+    """The refusal of a step (``"emit"``) or a model (``"connect_events"``) given two
+    outcomes that exclude each other."""
+    owner, outcomes, advice = _CONFLICTS[field]
     lead = f"A {owner} cannot define both {outcomes}."
     return invalid_step("conflicting_outcomes", 0, field, advice, lead=lead)
 

@@ -120,12 +120,7 @@ class ScriptedRealtimeModel(
         greeting = event_sequence(connect_events, "connect_events")
         # Checked before anything else, ``steps`` included, which may be a generator.
         if greeting and connect_error is not None:
-            raise conflicting_outcomes(
-                "ScriptedRealtimeModel",
-                "connect events and a connect error",
-                "connect_events",
-                "a failed connect emits nothing, so drop one of them",
-            )
+            raise conflicting_outcomes("connect_events")
         if extra_checks:
             check_strict(strict)
             check_error(connect_error, "connect_error")

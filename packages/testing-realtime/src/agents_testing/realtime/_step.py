@@ -126,12 +126,7 @@ class RealtimeStep:
     ) -> None:
         events = event_sequence(emit, "emit")
         if events and error is not None:
-            raise conflicting_outcomes(
-                "RealtimeStep",
-                "emit events and an error",
-                "emit",
-                "split it into two steps or drop one outcome",
-            )
+            raise conflicting_outcomes("emit")
         object.__setattr__(self, "_expect", expect)
         object.__setattr__(self, "_emit", events)
         object.__setattr__(self, "error", error)

@@ -93,13 +93,7 @@ def normalize_step(value: object, index: int, *, extra_checks: bool = False) -> 
         # the model's default usage.
         return _queued(ModelStep(output=value), index, extra_checks)
     if isinstance(value, type) and issubclass(value, BaseException):
-        raise invalid_step(
-            "invalid_input",
-            index,
-            f"got the exception class {value.__name__}; pass an instance such as "
-            f"{value.__name__}('...').",
-            lead="output",
-        )
+        raise invalid_step("invalid_input", index, _class_given("got", value), lead="output")
     raise invalid_step(
         "invalid_input",
         index,
@@ -209,19 +203,20 @@ def _checked(step: ModelStep, index: int, extra_checks: bool) -> ModelStep:
 
 def _check_error(error: object, index: int) -> None:
     if isinstance(error, type) and issubclass(error, BaseException):
-        raise invalid_step(
-            "invalid_error",
-            index,
-            f"error is the exception class {error.__name__}; pass an instance such as "
-            f"{error.__name__}('...').",
-            lead="error",
-        )
+        raise invalid_step("invalid_error", index, _class_given("error is", error), lead="error")
     # A BaseException that is not an Exception (KeyboardInterrupt, SystemExit,
     # CancelledError, GeneratorExit, ...) would escape the runner's error handling and
     # can leave a streamed run waiting forever, so it cannot be scripted.
     problem = exception_problem(error)
     if problem is not None:
         raise invalid_step("invalid_error", index, f"{problem}.", lead="error")
+
+
+def _class_given(given: str, kind: type[BaseException]) -> str:
+    return (
+        f"{given} the exception class {kind.__name__}; pass an instance such as "
+        f"{kind.__name__}('...')."
+    )
 
 
 def responder_problem(responder: object, what: str = "responder") -> str | None:
