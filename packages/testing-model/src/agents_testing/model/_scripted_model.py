@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
 from contextlib import aclosing
-from typing import TYPE_CHECKING, Any, Literal
+from inspect import signature
+from typing import TYPE_CHECKING, Any
 
 from agents.items import ModelResponse, TResponseStreamEvent
+from agents.models.interface import Model
 from pydantic import BaseModel
-
-from agents_testing.core import ScriptedDouble
-
-from ._request import ModelRequest, RequestModel
 
 # Only the class is made at import: the modules it works with are imported where they are
 # first needed (for the most part when a model is made or first called), so that
@@ -22,18 +20,18 @@ if TYPE_CHECKING:
     from agents.retry import ModelRetryAdvice, ModelRetryAdviceRequest
     from agents.usage import Usage
 
-    from agents_testing.core import CallableProblem, Entry
+    from agents_testing.core import Entry
 
     from ._call import ModelCall
+    from ._request import ModelRequest
+    from ._script.follow import ModelScript
     from ._step import ModelStep, QueuedStep, StepInput
     from ._tracing.generation import GenerationTrace
 
 __all__ = ["ScriptedModel"]
 
 
-class ScriptedModel(
-    ScriptedDouble["QueuedStep", "tuple[ModelCall, int]", "ModelStep"], RequestModel
-):
+class ScriptedModel(Model):
     """A deterministic model that answers each call with the next scripted step.
 
     Steps are consumed strictly in order, one per model call, whether the runner
@@ -77,6 +75,7 @@ class ScriptedModel(
         from ._default_usage import one_request
         from ._errors import invalid_argument
         from ._items.call_ids import CallIdAllocator
+        from ._script.follow import ModelScript
         from ._script.validation import describe
 
         for name, value in (
@@ -97,9 +96,8 @@ class ScriptedModel(
         self._default_usage = one_request()
         if default_usage is not None:
             self._default_usage = _checked_default(default_usage, "default_usage")
-        self._start_script(
-            self._noted(_normalize_all(steps, extra_checks)), remembers=False, checks_calls=True
-        )
+        # The script engine, held rather than inherited: the class stays cheap to import.
+        self._follow: ModelScript = ModelScript(self._noted(_normalize_all(steps, extra_checks)))
         self._calls: list[ModelCall] = []
         self._cache = SnapshotCache()
         self._has_raw_usage = compat.model_response_has_raw_usage()
@@ -117,16 +115,16 @@ class ScriptedModel(
 
         entry = self._noted([normalize_entry(step, 0, extra_checks=self._extra_checks)])[0]
         if isinstance(entry, QueuedStep):
-            self._script.append(entry)
+            self._follow._script.append(entry)
         else:
-            self._script.append_entry(entry)
+            self._follow._script.append_entry(entry)
 
     def extend(self, steps: Iterable[StepInput]) -> None:
         """Validate ``steps`` (indices relative to this sequence) and queue them in order.
 
         Nothing is queued when any of them is invalid.
         """
-        self._script.extend(self._noted(_normalize_all(steps, self._extra_checks)))
+        self._follow._script.extend(self._noted(_normalize_all(steps, self._extra_checks)))
 
     def set_default_usage(self, usage: Usage | None) -> None:
         """The usage reported by later calls whose step leaves usage to the model.
@@ -157,7 +155,39 @@ class ScriptedModel(
         """The most recent recorded call, or None when the model was never called."""
         return self._calls[-1] if self._calls else None
 
+    def __agents_testing_snapshot__(self) -> object:
+        """What ``to_snapshot`` records of the model: its calls (as ``model.calls``)."""
+        return self.calls
+
+    @property
+    def remaining_steps(self) -> int:
+        """How many scripted steps have not been consumed yet (group members count one each)."""
+        return self._follow.remaining_steps
+
+    @property
+    def pending_steps(self) -> tuple[ModelStep, ...]:
+        """Copies of the steps not consumed yet, in script order (group members included).
+
+        Changing a returned step changes nothing queued; responders, matchers and error
+        objects are the ones the test scripted.
+        """
+        return self._follow.pending_steps
+
+    def assert_complete(self) -> None:
+        """Raise :class:`UnconsumedModelSteps` if any scripted step was never used."""
+        self._follow.assert_complete()
+
     # -- the Model interface ---------------------------------------------------------
+
+    def get_response(self, *args: Any, **kwargs: Any) -> Coroutine[Any, Any, ModelResponse]:
+        from ._request import ModelRequest
+
+        return self._respond(ModelRequest(*args, **kwargs))
+
+    def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[TResponseStreamEvent]:
+        from ._request import ModelRequest
+
+        return self._stream(ModelRequest(*args, **kwargs))
 
     async def _respond(self, request: ModelRequest) -> ModelResponse:
         call, index = self._record(request, streamed=False)
@@ -300,52 +330,7 @@ class ScriptedModel(
         # Synchronous, with no await between recording and taking: concurrent runs
         # sharing this model consume steps in the order their calls arrive.
         self._admit(call)
-        return self._take((call, index))
-
-    def _spec(self, queued: QueuedStep) -> ModelStep:
-        from ._step import copy_step
-
-        return copy_step(queued.step)
-
-    def _unconsumed(self, pending: tuple[QueuedStep, ...]) -> BaseException:
-        from ._errors import unconsumed_steps
-
-        return unconsumed_steps(tuple(map(self._spec, pending)), self._script.consumed)
-
-    def _unexpected(
-        self, call: tuple[ModelCall, int], candidates: tuple[QueuedStep, ...], grouped: bool
-    ) -> BaseException:
-        from ._errors import unexpected_call
-
-        return unexpected_call(*call)
-
-    def _rejected(
-        self, call: tuple[ModelCall, int], same: tuple[QueuedStep, ...], grouped: bool
-    ) -> BaseException:
-        from ._errors import matcher_rejected
-
-        copies = tuple(map(self._spec, same))
-        return matcher_rejected(*call, same[0].input_index, copies, grouped)
-
-    def _invalid_callable(
-        self, step: QueuedStep, role: Literal["match", "responder"], problem: CallableProblem
-    ) -> BaseException:
-        from ._errors import invalid_step
-
-        if problem == "awaitable":
-            detail = (
-                "match returned an awaitable; a matcher must answer at once (a plain "
-                "function returning False to reject the call)."
-            )
-        else:
-            detail = (
-                "calling match with the ModelCall failed; a matcher takes the ModelCall as "
-                "its only argument."
-            )
-        return invalid_step("invalid_matcher", step.input_index, detail)
-
-    def _handed(self, call: tuple[ModelCall, int]) -> ModelCall:
-        return call[0]
+        return self._follow._take((call, index))
 
     async def _resolve(self, call: ModelCall, queued: QueuedStep) -> QueuedStep:
         from ._script.resolve import resolve_step
@@ -439,6 +424,10 @@ class ScriptedModel(
             model_name=SCRIPTED_MODEL_NAME,
         )
 
+
+# help() and inspect.signature() show the interface's own arguments.
+ScriptedModel.get_response.__signature__ = signature(Model.get_response)  # type: ignore[attr-defined]
+ScriptedModel.stream_response.__signature__ = signature(Model.stream_response)  # type: ignore[attr-defined]
 
 _RESPONSE_DEFAULTS = {
     field.name: field.default

@@ -57,7 +57,7 @@ _SNAPSHOT_ID = "scripted"
 
 
 class ScriptedSandboxSession(
-    ScriptedDouble[Step, tuple[SandboxCall, bool], SandboxStepSpec], BaseSandboxSession
+    ScriptedDouble[Step, SandboxCall, SandboxStepSpec], BaseSandboxSession
 ):
     """A sandbox session whose method results come from scripted steps, in one FIFO order.
 
@@ -148,15 +148,13 @@ class ScriptedSandboxSession(
         return unconsumed(tuple(step.spec() for step in pending))
 
     def _unexpected(
-        self, call: tuple[SandboxCall, bool], candidates: tuple[Step, ...], grouped: bool
+        self, call: SandboxCall, candidates: tuple[Step, ...], grouped: bool
     ) -> BaseException:
         expected = candidates[0].target if candidates else None
         methods = tuple(step.target for step in candidates) if grouped else ()
         return unexpected_call(self._handed(call), expected, self.pending_steps, methods)
 
-    def _rejected(
-        self, call: tuple[SandboxCall, bool], same: tuple[Step, ...], grouped: bool
-    ) -> BaseException:
+    def _rejected(self, call: SandboxCall, same: tuple[Step, ...], grouped: bool) -> BaseException:
         return matcher_rejected(self._handed(call), len(same) if grouped else 0)
 
     def _malformed(
@@ -167,8 +165,9 @@ class ScriptedSandboxSession(
         )
         return invalid_step(reason, step.input_index, step.target, detail)
 
-    def _handed(self, call: tuple[SandboxCall, bool]) -> SandboxCall:
-        return copy_call(*call)
+    def _handed(self, call: SandboxCall) -> SandboxCall:
+        # A call of plain values is shared; any other is copied for whoever gets it.
+        return copy_call(call, self._shared[call.call_index])
 
     async def _answer(self, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         index = len(self._calls)
@@ -182,7 +181,7 @@ class ScriptedSandboxSession(
             call, shared = record_call(index, method, args, kwargs, wrap_errors=False)
         self._calls.append(call)
         self._shared.append(shared)
-        step = self._take((call, shared), method)
+        step = self._take(call, method)
         # Consumed synchronously above, before any await: concurrent tool calls consume
         # steps in the order the runner starts them.
         kind = step.kind
@@ -191,7 +190,7 @@ class ScriptedSandboxSession(
             return thaw(step.value) if step.streams else step.value
         if kind == "error":
             raise step.value
-        value = await self._call_responder(step, (call, shared), step.value)
+        value = await self._call_responder(step, call, step.value)
         if self._extra_checks:
             # Checked before the value reaches the caller; the step was consumed when the
             # call was taken, so concurrent calls keep the order in which they arrived.

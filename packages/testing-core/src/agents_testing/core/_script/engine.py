@@ -195,7 +195,7 @@ class ScriptedDouble(Generic[S, C, P]):
             if head.target != target:
                 self._fail(self._unexpected(call, (head,), False))
             if head.match is None or self._accepts(head, call):
-                script.take()
+                script.drop_head()
                 return head
             self._fail(self._rejected(call, (head,), False))
         if not script:

@@ -101,6 +101,11 @@ class StepScript(Generic[S]):
                 return head
         return None
 
+    def drop_head(self) -> None:
+        """Consume the plain step :meth:`plain_head` returned (the caller chose it)."""
+        self._entries.popleft()
+        self._consumed += 1
+
     def candidates(self) -> tuple[S, ...]:
         """The steps the next call may consume, in preference order (empty when done).
 
