@@ -91,21 +91,6 @@ class StepScript(Generic[S]):
         head = self._entries[0]
         return head.candidates()[0] if isinstance(head, Entry) else head
 
-    def plain_head(self) -> S | None:
-        """The next position's step when it is one step; ``None`` when the next position
-        is a group or the script is done."""
-        entries = self._entries
-        if entries:
-            head = entries[0]
-            if not isinstance(head, Entry):
-                return head
-        return None
-
-    def drop_head(self) -> None:
-        """Consume the plain step :meth:`plain_head` returned (the caller chose it)."""
-        self._entries.popleft()
-        self._consumed += 1
-
     def candidates(self) -> tuple[S, ...]:
         """The steps the next call may consume, in preference order (empty when done).
 
