@@ -25,7 +25,7 @@ from ._errors import (
     unexpected_send,
 )
 from ._events.detach import detach_model_event, detach_send_event
-from ._step import VALUE, RealtimeStep, event_sequence, matches
+from ._step import VALUE, RealtimeStep, event_sequence, matcher
 
 __all__ = ["ScriptedRealtimeModel"]
 
@@ -51,7 +51,11 @@ class _Scripted:
         self.kind = step._kind
         self.expect = expect
         self.emit = emit
-        self.match = functools.partial(checked_match if checked else matches, self.kind, expect)
+        self.match = (
+            functools.partial(checked_match, self.kind, expect)
+            if checked
+            else matcher(self.kind, expect)
+        )
 
     def expected(self) -> Any:
         """The expectation to report: a copy of an exact event, else the class or callable."""

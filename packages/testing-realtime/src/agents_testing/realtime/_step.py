@@ -22,6 +22,7 @@ __all__ = [
     "RealtimeExpectation",
     "RealtimeStep",
     "event_sequence",
+    "matcher",
     "matches",
 ]
 
@@ -49,18 +50,25 @@ def _kind_of(expect: object) -> int:
     return PREDICATE if callable(expect) else VALUE
 
 
-def matches(kind: int, expect: Any, event: RealtimeModelSendEvent) -> bool:
-    """Whether ``event`` meets ``expect``, an expectation of the given kind.
+def matcher(kind: int, expect: Any) -> Callable[[RealtimeModelSendEvent], bool]:
+    """The function that tells whether an event meets ``expect``, an expectation of the
+    given kind, written for that kind (a model calls it for every send).
 
-    A predicate gets its own copy of ``event``, so a predicate that changes what it is
+    A predicate gets its own copy of the event, so a predicate that changes what it is
     given changes nothing recorded; its result counts by its truth value. An exception
     from a predicate or from comparing values propagates.
     """
     if kind == VALUE:
-        return bool(event == expect)
+        return lambda event: bool(event == expect)
     if kind == CLASS:
-        return isinstance(event, expect)
-    return bool(expect(detach_send_event(event)))
+        return lambda event: isinstance(event, expect)
+    return lambda event: bool(expect(detach_send_event(event)))
+
+
+def matches(kind: int, expect: Any, event: RealtimeModelSendEvent) -> bool:
+    """Whether ``event`` meets ``expect``, an expectation of the given kind (see
+    :func:`matcher`)."""
+    return matcher(kind, expect)(event)
 
 
 def event_sequence(events: Any, field: str) -> tuple[Any, ...]:
