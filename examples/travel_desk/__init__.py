@@ -22,7 +22,13 @@ from .domain import (
 )
 from .guardrails import contains_card_number, no_card_numbers
 from .itinerary import ITINERARY_FILE, itinerary_editor, itinerary_workspace, revise_itinerary
-from .phone import PHONE_CONFIG, cancellations_line, phone_concierge, phone_runner
+from .phone import (
+    PHONE_CONFIG,
+    ask_concierge,
+    cancellations_line,
+    phone_concierge,
+    phone_runner,
+)
 from .rates import rates_server
 from .team import RETRY, BookingReply, booking_agent, support_agent, triage_agent
 from .tools import (
@@ -58,6 +64,7 @@ __all__ = [
     "TravelDesk",
     "TravelDeskContext",
     "UnknownFlight",
+    "ask_concierge",
     "book_flight",
     "booking_agent",
     "booking_status",

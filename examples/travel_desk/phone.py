@@ -5,10 +5,15 @@ from __future__ import annotations
 from agents.realtime import (
     RealtimeAgent,
     RealtimeModel,
+    RealtimeModelTranscriptDeltaEvent,
+    RealtimeModelTurnEndedEvent,
+    RealtimeRawModelEvent,
     RealtimeRunConfig,
     RealtimeRunner,
+    RealtimeSession,
     realtime_handoff,
 )
+from websockets.exceptions import ConnectionClosed
 
 from .domain import TravelDeskContext
 from .tools import booking_status, cancel_booking
@@ -58,3 +63,37 @@ def phone_runner(
     """
     merged: RealtimeRunConfig = {**PHONE_CONFIG, **(config or {})}
     return RealtimeRunner(phone_concierge(), model=model, config=merged)
+
+
+async def ask_concierge(
+    runner: RealtimeRunner, question: str, *, context: TravelDeskContext, redials: int = 1
+) -> str:
+    """Put one caller's question to the concierge and return its spoken reply, in full.
+
+    Phone lines drop. When the connection goes in the middle of a reply, the line is
+    dialled again (up to ``redials`` times) and the question asked anew, so the caller
+    hears a whole answer rather than half of one; after that the drop is raised.
+    """
+    dialled = 0
+    while True:
+        dialled += 1
+        try:
+            async with await runner.run(context=context) as session:
+                await session.send_message(question)
+                return await _spoken_reply(session)
+        except ConnectionClosed:
+            if dialled > redials:
+                raise
+
+
+async def _spoken_reply(session: RealtimeSession) -> str:
+    """The transcript of the concierge's reply, up to the end of its turn."""
+    parts: list[str] = []
+    async for event in session:
+        if not isinstance(event, RealtimeRawModelEvent):
+            continue
+        if isinstance(event.data, RealtimeModelTranscriptDeltaEvent):
+            parts.append(event.data.delta)
+        elif isinstance(event.data, RealtimeModelTurnEndedEvent):
+            break
+    return "".join(parts)

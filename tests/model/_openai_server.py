@@ -2,8 +2,10 @@
 
 It answers each POST with the next scripted turn, as JSON or as SSE when the request
 asks to stream: an assistant message, a function call (also how a handoff looks on the
-wire) or an HTTP error. The SDK's real ``OpenAIResponsesModel`` and
-``OpenAIChatCompletionsModel`` are pointed at it, so recordings cross the real adapters.
+wire), an HTTP error (with headers and a body of its own), or an answer whose connection
+drops part-way (a streamed answer after some events). The SDK's real
+``OpenAIResponsesModel`` and ``OpenAIChatCompletionsModel`` are pointed at it, so
+recordings cross the real adapters.
 """
 
 from __future__ import annotations
@@ -29,8 +31,21 @@ def tool_call(name: str, arguments: str, call_id: str) -> dict[str, Any]:
     return {"tool": name, "arguments": arguments, "call_id": call_id}
 
 
-def failure(status: int, text: str) -> dict[str, Any]:
-    return {"status": status, "message": text}
+def failure(
+    status: int,
+    text: str,
+    *,
+    headers: Mapping[str, str] | None = None,
+    error: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """An HTTP error: ``error`` is the whole ``{"error": ...}`` object when given."""
+    return {"status": status, "message": text, "headers": dict(headers or {}), "error": error}
+
+
+def cut(turn: Turn, after: int) -> dict[str, Any]:
+    """``turn``, but the connection drops after ``after`` events (a streamed request) or
+    part-way through the JSON body."""
+    return {**turn, "cut_after": after}
 
 
 class OpenAIServer:
@@ -82,11 +97,16 @@ class OpenAIServer:
         self._counter += 1
         number = self._counter
         if "status" in turn:
-            error = {"error": {"message": turn["message"], "type": "server_error", "code": None}}
-            self._send_json(handler, int(turn["status"]), error)
+            error = turn.get("error") or {
+                "error": {"message": turn["message"], "type": "server_error", "code": None}
+            }
+            self._send_json(handler, int(turn["status"]), error, turn.get("headers") or {})
             return
         chat = handler.path.endswith("/chat/completions")
         streamed = bool(body.get("stream"))
+        if "cut_after" in turn:
+            self._send_cut(handler, turn, number, streamed=streamed)
+            return
         if chat and streamed:
             self._send_sse(handler, _chat_chunks(turn, number), done=True)
         elif chat:
@@ -97,14 +117,44 @@ class OpenAIServer:
             self._send_json(handler, 200, _response(turn, number, "completed"))
 
     @staticmethod
-    def _send_json(handler: BaseHTTPRequestHandler, status: int, data: object) -> None:
+    def _send_json(
+        handler: BaseHTTPRequestHandler,
+        status: int,
+        data: object,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
         payload = json.dumps(data).encode()
         handler.send_response(status)
         handler.send_header("content-type", "application/json")
         handler.send_header("content-length", str(len(payload)))
-        handler.send_header("x-request-id", f"req_{status}")
+        if "x-request-id" not in (headers or {}):
+            handler.send_header("x-request-id", f"req_{status}")
+        for name, value in (headers or {}).items():
+            handler.send_header(name, value)
         handler.end_headers()
         handler.wfile.write(payload)
+
+    @staticmethod
+    def _send_cut(
+        handler: BaseHTTPRequestHandler, turn: Turn, number: int, *, streamed: bool
+    ) -> None:
+        """Send part of the answer in one chunk, then close without the final chunk."""
+        if streamed:
+            events = list(_response_events(turn, number))[: int(turn["cut_after"])]
+            sent = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events)
+            kind = "text/event-stream"
+        else:
+            sent = json.dumps(_response(turn, number, "completed"))[:20]
+            kind = "application/json"
+        payload = sent.encode()
+        handler.send_response(200)
+        handler.send_header("content-type", kind)
+        handler.send_header("transfer-encoding", "chunked")
+        handler.end_headers()
+        if payload:
+            handler.wfile.write(f"{len(payload):x}\r\n".encode() + payload + b"\r\n")
+        handler.wfile.flush()
+        handler.close_connection = True
 
     @staticmethod
     def _send_sse(

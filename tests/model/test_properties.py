@@ -1,7 +1,7 @@
 """Generated scripts through the real runner: only our errors (or the scripted exception)
 come out, nothing hangs, and what was scripted or recorded cannot be changed afterwards.
 
-The default hypothesis profile keeps this to a few seconds; ``HYPOTHESIS_PROFILE=long``
+The default hypothesis profile keeps this to a few seconds; ``HYPOTHESIS_PROFILE=thorough``
 searches much wider.
 """
 

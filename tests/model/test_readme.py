@@ -21,7 +21,14 @@ def _modules() -> list[str]:
 
 def test_the_readme_has_a_runnable_example_per_addition() -> None:
     text = "\n".join(_modules())
-    for name in ("SmokeModel(", "smoke_arguments(", "run_with_approvals(", "assert_usage("):
+    for name in (
+        "SmokeModel(",
+        "smoke_arguments(",
+        "run_with_approvals(",
+        "assert_usage(",
+        "rate_limit(",
+        "FaultSchedule(",
+    ):
         assert name in text, name
 
 

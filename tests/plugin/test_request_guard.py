@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
+import sys
+import textwrap
+import time
+from typing import Any
 
 import pytest
 from agents.models.openai_chatcompletions import OpenAIChatCompletionsModel
@@ -10,7 +16,8 @@ from agents.models.openai_responses import OpenAIResponsesModel
 
 from agents_testing.core import AgentsTestingError, ModelRequestBlocked
 
-from .conftest import PROVIDER_CONFTEST
+from .._once import computed_once
+from .conftest import INNER_INI, PROVIDER_CONFTEST
 
 RESPONSES_TESTS = """
 import pickle
@@ -134,85 +141,80 @@ def test_streamed_runs_and_chat_completions_are_blocked_too(guarded: pytest.Pyte
     result.stdout.no_fnmatch_line("*the network was reached*")
 
 
-def test_realtime_and_voice_models_are_blocked(guarded: pytest.Pytester) -> None:
-    guarded.makepyfile(
-        test_guarded="""
-        from collections.abc import AsyncIterator
+REALTIME_AND_VOICE_TESTS = """
+from collections.abc import AsyncIterator
 
-        import numpy as np
-        import pytest
-        from agents.realtime import RealtimeAgent, RealtimeRunner
-        from agents.realtime.openai_realtime import OpenAIRealtimeWebSocketModel
-        from agents.voice import (
-            AudioInput, STTModel, VoicePipeline, VoicePipelineConfig, VoiceWorkflowBase,
-        )
-        from agents.voice.models.openai_stt import OpenAISTTModel
-        from agents.voice.models.openai_tts import OpenAITTSModel
+import numpy as np
+import pytest
+from agents.realtime import RealtimeAgent, RealtimeRunner
+from agents.realtime.openai_realtime import OpenAIRealtimeWebSocketModel
+from agents.voice import (
+    AudioInput, STTModel, VoicePipeline, VoicePipelineConfig, VoiceWorkflowBase,
+)
+from agents.voice.models.openai_stt import OpenAISTTModel
+from agents.voice.models.openai_tts import OpenAITTSModel
 
 
-        class Echo(VoiceWorkflowBase):
-            async def run(self, transcription: str) -> AsyncIterator[str]:
-                yield "Hello there."
+class Echo(VoiceWorkflowBase):
+    async def run(self, transcription: str) -> AsyncIterator[str]:
+        yield "Hello there."
 
 
-        class FixedSTT(STTModel):
-            model_name = "fixed"
+class FixedSTT(STTModel):
+    model_name = "fixed"
 
-            async def transcribe(self, input, settings, *args):
-                return "hi"
+    async def transcribe(self, input, settings, *args):
+        return "hi"
 
-            async def create_session(self, input, settings, *args):
-                raise AssertionError("not streamed")
-
-
-        @pytest.mark.asyncio
-        async def test_realtime():
-            runner = RealtimeRunner(
-                RealtimeAgent(name="a"),
-                model=OpenAIRealtimeWebSocketModel(),
-                config={"tracing_disabled": True},
-            )
-            session = await runner.run(
-                model_config={"api_key": "sk-test", "url": "ws://127.0.0.1:9/"}
-            )
-            async with session:
-                pass
+    async def create_session(self, input, settings, *args):
+        raise AssertionError("not streamed")
 
 
-        async def run_pipeline(stt, tts):
-            pipeline = VoicePipeline(
-                workflow=Echo(), stt_model=stt, tts_model=tts,
-                config=VoicePipelineConfig(tracing_disabled=True),
-            )
-            result = await pipeline.run(AudioInput(np.zeros(2, dtype=np.int16)))
-            async for _ in result.stream():
-                pass
+@pytest.mark.asyncio
+async def test_realtime():
+    runner = RealtimeRunner(
+        RealtimeAgent(name="a"),
+        model=OpenAIRealtimeWebSocketModel(),
+        config={"tracing_disabled": True},
+    )
+    session = await runner.run(
+        model_config={"api_key": "sk-test", "url": "ws://127.0.0.1:9/"}
+    )
+    async with session:
+        pass
 
 
-        @pytest.mark.asyncio
-        async def test_stt(client):
-            await run_pipeline(
-                OpenAISTTModel("whisper-1", client), OpenAITTSModel("tts-1", client)
-            )
+async def run_pipeline(stt, tts):
+    pipeline = VoicePipeline(
+        workflow=Echo(), stt_model=stt, tts_model=tts,
+        config=VoicePipelineConfig(tracing_disabled=True),
+    )
+    result = await pipeline.run(AudioInput(np.zeros(2, dtype=np.int16)))
+    async for _ in result.stream():
+        pass
 
 
-        @pytest.mark.asyncio
-        async def test_tts(client):
-            await run_pipeline(FixedSTT(), OpenAITTSModel("tts-1", client))
-
-
-        @pytest.mark.asyncio
-        async def test_stt_session(client):
-            await OpenAISTTModel("whisper-1", client).create_session(None, None, False, False)
-        """
+@pytest.mark.asyncio
+async def test_stt(client):
+    await run_pipeline(
+        OpenAISTTModel("whisper-1", client), OpenAITTSModel("tts-1", client)
     )
 
-    # A separate process: on SDK 0.14 a failing STT leaves a pipeline task whose error
-    # is never retrieved, and its late clean-up must not land in another test's report.
-    result = guarded.runpytest_subprocess("--agents-block-model-requests")
 
-    result.assert_outcomes(failed=4)
-    result.stdout.fnmatch_lines_random(
+@pytest.mark.asyncio
+async def test_tts(client):
+    await run_pipeline(FixedSTT(), OpenAITTSModel("tts-1", client))
+
+
+@pytest.mark.asyncio
+async def test_stt_session(client):
+    await OpenAISTTModel("whisper-1", client).create_session(None, None, False, False)
+"""
+
+
+def test_realtime_and_voice_models_are_blocked(fresh_guarded_run: pytest.RunResult) -> None:
+    assert _outcomes(fresh_guarded_run, "test_realtime_voice.py") == {"failed": 4}
+    fresh_guarded_run.stdout.fnmatch_lines_random(
         [
             "*test_realtime: OpenAIRealtimeWebSocketModel.connect() would send*",
             "*test_stt: OpenAISTTModel.transcribe() would send*",
@@ -220,7 +222,7 @@ def test_realtime_and_voice_models_are_blocked(guarded: pytest.Pytester) -> None
             "*test_stt_session: OpenAISTTModel.create_session() would send*",
         ]
     )
-    result.stdout.no_fnmatch_line("*the network was reached*")
+    fresh_guarded_run.stdout.no_fnmatch_line("*the network was reached*")
 
 
 def test_a_blocked_request_fails_the_test_even_when_the_code_swallows_it(
@@ -470,9 +472,7 @@ async def test_default_voice_models():
 
 # Each test runs in three environments: no key, a key, and a default client of the
 # test's own (set through the SDK, as an application does).
-ENVIRONMENTS_CONFTEST = (
-    PROVIDER_CONFTEST
-    + """
+ENVIRONMENTS = """
 from agents import set_default_openai_client
 from agents.models import _openai_shared
 
@@ -488,17 +488,13 @@ def environment(request, monkeypatch):
     yield
     _openai_shared.set_default_openai_client(None)
 """
-)
 
 
-def test_the_guard_answers_first_whatever_the_environment(guarded: pytest.Pytester) -> None:
-    guarded.makepyfile(conftest=ENVIRONMENTS_CONFTEST, test_guarded=NAMED_MODEL_TESTS)
-
-    # A separate process: a failing voice pipeline on SDK 0.14 leaves a task behind.
-    result = guarded.runpytest_subprocess("--agents-block-model-requests")
-
-    result.assert_outcomes(failed=6)
-    result.stdout.fnmatch_lines_random(
+def test_the_guard_answers_first_whatever_the_environment(
+    fresh_guarded_run: pytest.RunResult,
+) -> None:
+    assert _outcomes(fresh_guarded_run, "test_environments.py") == {"failed": 6}
+    fresh_guarded_run.stdout.fnmatch_lines_random(
         [
             f"*test_{test}[[]{environment}[]]: {blocked} would send a request*"
             for environment in ("no key", "a key", "a default client")
@@ -508,8 +504,8 @@ def test_the_guard_answers_first_whatever_the_environment(guarded: pytest.Pytest
             )
         ]
     )
-    result.stdout.no_fnmatch_line("*Missing credentials*")
-    result.stdout.no_fnmatch_line("*the network was reached*")
+    fresh_guarded_run.stdout.no_fnmatch_line("*Missing credentials*")
+    fresh_guarded_run.stdout.no_fnmatch_line("*the network was reached*")
 
 
 TRACED_RUN_TESTS = """
@@ -671,16 +667,11 @@ async def test_any_llm_allowed():
 
 
 def test_litellm_and_any_llm_models_are_refused_before_their_packages_are_asked(
-    project: pytest.Pytester,
+    fresh_guarded_run: pytest.RunResult,
 ) -> None:
-    project.makepyfile(
-        litellm=LITELLM_STAND_IN, any_llm=ANY_LLM_STAND_IN, test_optional=OPTIONAL_MODEL_TESTS
-    )
+    result = fresh_guarded_run
 
-    # A separate process: the stand-in packages must not stay imported in this one.
-    result = project.runpytest_subprocess("--agents-block-model-requests")
-
-    result.assert_outcomes(failed=7)
+    assert _outcomes(result, "test_optional.py") == {"failed": 7}
     result.stdout.fnmatch_lines_random(
         [
             "*test_litellm_imported_during_the_test: LitellmModel.get_response() would send*",
@@ -782,3 +773,59 @@ def test_every_model_class_of_the_installed_sdk_is_covered() -> None:
 
     assert [key for key, method in during.items() if method is before[key]] == []
     assert {(cls, method): getattr(cls, method) for cls, method in classes} == before
+
+
+@pytest.fixture(scope="session")
+def fresh_guarded_run(tmp_path_factory: pytest.TempPathFactory) -> pytest.RunResult:
+    """One guarded run, in a fresh process, of the test files that each need one.
+
+    A fresh process, as a user's test run is: on SDK 0.14 a failing voice pipeline
+    leaves a task behind, and the LiteLLM and any-llm stand-ins must not stay imported
+    in this one. One process for all of them: each fresh one imports the whole SDK.
+    """
+    ret, outlines, errlines, duration = computed_once(
+        tmp_path_factory, "fresh-guarded-run", lambda: _guarded_run(tmp_path_factory)
+    )
+    return pytest.RunResult(ret, outlines, errlines, duration)
+
+
+def _guarded_run(tmp_path_factory: pytest.TempPathFactory) -> list[Any]:
+    project = tmp_path_factory.mktemp("guarded")
+    files = {
+        "pytest.ini": INNER_INI,
+        "conftest.py": PROVIDER_CONFTEST,
+        "litellm.py": LITELLM_STAND_IN,
+        "any_llm.py": ANY_LLM_STAND_IN,
+        "test_optional.py": OPTIONAL_MODEL_TESTS,
+        "test_environments.py": NAMED_MODEL_TESTS + ENVIRONMENTS,
+        "test_realtime_voice.py": REALTIME_AND_VOICE_TESTS,
+    }
+    for name, text in files.items():
+        (project / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("OPENAI_", "PYTEST_"))
+    }
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA",
+         "--agents-block-model-requests"],
+        cwd=project, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    return [
+        done.returncode,
+        done.stdout.splitlines(),
+        done.stderr.splitlines(),
+        time.monotonic() - started,
+    ]
+
+
+def _outcomes(result: pytest.RunResult, test_file: str) -> dict[str, int]:
+    """How the tests of one file of a run ended (``-rA`` lists every one)."""
+    counts: dict[str, int] = {}
+    for line in result.stdout.lines:
+        outcome, _, rest = line.partition(" ")
+        if outcome in ("PASSED", "FAILED", "ERROR") and rest.startswith(f"{test_file}::"):
+            counts[outcome.lower()] = counts.get(outcome.lower(), 0) + 1
+    return counts

@@ -4,7 +4,7 @@ Whatever the script holds, a ``SandboxAgent`` run over it ends in time; with
 ``extra_checks`` it ends with success, an error of the sandbox boundary, or the exception
 the script itself asked for (as it is, or wrapped by the SDK with ours or it as
 ``__cause__``). Recorded history and served results
-stay exactly what they were, whatever is mutated afterwards. ``HYPOTHESIS_PROFILE=long``
+stay exactly what they were, whatever is mutated afterwards. ``HYPOTHESIS_PROFILE=thorough``
 searches more broadly.
 """
 

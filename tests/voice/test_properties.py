@@ -2,7 +2,7 @@
 
 Every example is run to the end of ``result.stream()`` under a hang detector, with a
 static ``AudioInput`` and a ``StreamedAudioInput`` where the scripted place is reachable
-from it. ``HYPOTHESIS_PROFILE=long`` searches far more widely than the default profile.
+from it. ``HYPOTHESIS_PROFILE=thorough`` searches far more widely than the default profile.
 """
 
 from __future__ import annotations

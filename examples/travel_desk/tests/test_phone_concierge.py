@@ -1,6 +1,7 @@
 """The Realtime phone concierge, on a scripted Realtime model instead of a WebSocket.
 
-Recipes: Realtime session (message), Realtime tool workflow (tool and handoff).
+Recipes: Realtime session (message), Realtime tool workflow (tool and handoff), a
+dropped Realtime call (scripted connection faults).
 """
 
 from __future__ import annotations
@@ -12,20 +13,25 @@ from datetime import date
 import pytest
 from agents.realtime import (
     RealtimeHandoffEvent,
+    RealtimeModelExceptionEvent,
     RealtimeModelSendEvent,
     RealtimeModelSendSessionUpdate,
     RealtimeModelSendToolOutput,
     RealtimeModelSendUserInput,
     RealtimeModelToolCallEvent,
     RealtimeModelTranscriptDeltaEvent,
+    RealtimeModelTurnEndedEvent,
+    RealtimeModelTurnStartedEvent,
     RealtimeRawModelEvent,
     RealtimeRunConfig,
     RealtimeSession,
     RealtimeSessionEvent,
     RealtimeToolEnd,
 )
-from agents.realtime.testing import RealtimeStep
-from travel_desk import Booking, TravelDeskContext, phone_runner
+from agents.realtime.model_events import RealtimeModelEvent
+from agents.realtime.testing import RealtimeFault, RealtimeStep
+from travel_desk import Booking, TravelDeskContext, ask_concierge, phone_runner
+from websockets.exceptions import ConnectionClosedError
 
 from ._types import ScriptRealtime
 
@@ -169,3 +175,72 @@ async def test_a_caller_who_wants_to_cancel_is_transferred_and_can_cancel(
     ]
     assert context.ledger.bookings == {}
     assert context.catalog.get("TD101").seats_left == 3
+
+
+def spoken(*parts: str) -> list[RealtimeModelEvent]:
+    """A reply the concierge speaks in ``parts``, framed as one turn."""
+    deltas = [
+        RealtimeModelTranscriptDeltaEvent(item_id="item_1", delta=part, response_id="response_1")
+        for part in parts
+    ]
+    return [RealtimeModelTurnStartedEvent(), *deltas, RealtimeModelTurnEndedEvent()]
+
+
+QUESTION = "Where is my booking BK0001?"
+STATUS = RealtimeModelSendUserInput(user_input=QUESTION)
+
+
+@pytest.mark.asyncio
+async def test_a_call_dropped_mid_reply_is_redialled_and_the_caller_hears_the_whole_answer(
+    scripted_realtime_model: ScriptRealtime,
+) -> None:
+    model = scripted_realtime_model(
+        [
+            # The line drops after the concierge's first words...
+            RealtimeStep(
+                expect=STATUS,
+                emit=spoken("Booking BK0001 is", " confirmed for Ada Lovelace."),
+                faults=[RealtimeFault.drop(after=2)],
+            ),
+            # ...so the desk dials again and asks once more.
+            RealtimeStep(expect=STATUS, emit=spoken("BK0001: confirmed for Ada Lovelace.")),
+        ]
+    )
+
+    reply = await ask_concierge(
+        phone_runner(model, config=TEST_CALLS), QUESTION, context=desk_with_booking()
+    )
+
+    assert reply == "BK0001: confirmed for Ada Lovelace."
+    assert len(model.connect_calls) == 2
+    assert model.sent_events == (STATUS, STATUS)
+    # What reached the first call before the line went, then the drop, then the redial.
+    assert [(entry.source, entry.event.type) for entry in model.delivered_events] == [
+        ("send", "turn_started"),
+        ("send", "transcript_delta"),
+        ("drop", "exception"),
+        ("send", "turn_started"),
+        ("send", "transcript_delta"),
+        ("send", "turn_ended"),
+    ]
+    assert model.closed is True
+
+
+@pytest.mark.asyncio
+async def test_a_line_that_keeps_dropping_is_given_up_after_one_redial(
+    scripted_realtime_model: ScriptRealtime,
+) -> None:
+    dropping = RealtimeStep(
+        expect=STATUS, emit=spoken("Booking"), faults=[RealtimeFault.drop(after=1)]
+    )
+    model = scripted_realtime_model([dropping, dropping])
+
+    with pytest.raises(ConnectionClosedError, match="no close frame received or sent"):
+        await ask_concierge(
+            phone_runner(model, config=TEST_CALLS), QUESTION, context=desk_with_booking()
+        )
+
+    drops = [entry.event for entry in model.delivered_events if entry.source == "drop"]
+    assert len(drops) == 2
+    assert all(isinstance(drop, RealtimeModelExceptionEvent) for drop in drops)
+    assert len(model.connect_calls) == 2

@@ -16,6 +16,8 @@ import pytest
 
 from agents_testing.core import compat
 
+from ..._once import computed_once
+
 PACKAGES = Path(__file__).resolve().parents[3] / "packages"
 
 
@@ -45,6 +47,9 @@ def loaded(prefix):
 state = {"before": [loaded("agents_testing.model._"), loaded("agents_testing.sandbox._")]}
 from agents.testing import ScriptedModel
 state["after_model"] = [loaded("agents_testing.model._"), loaded("agents_testing.sandbox._")]
+state["ours_after_model"] = sorted(
+    name for name in sys.modules if name.startswith("agents_testing")
+)
 state["listed"] = "scripted_sandbox_session" in dir(agents.testing)
 
 names = ["agents.testing", "agents.testing.model", "agents.testing.sandbox",
@@ -93,14 +98,14 @@ print(json.dumps({"finders": finders, "origins": origins}))
 """
 
 
-@pytest.fixture(scope="module")
-def bridged() -> Any:
-    return _run(BRIDGED)
+@pytest.fixture(scope="session")
+def bridged(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return computed_once(tmp_path_factory, "bridged", lambda: _run(BRIDGED))
 
 
-@pytest.fixture(scope="module")
-def unbridged() -> Any:
-    return _run(UNBRIDGED, bridge="0")
+@pytest.fixture(scope="session")
+def unbridged(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return computed_once(tmp_path_factory, "unbridged", lambda: _run(UNBRIDGED, bridge="0"))
 
 
 def test_bridged_names_come_from_this_project(bridged: Any) -> None:
@@ -126,6 +131,18 @@ def test_agents_testing_imports_each_boundary_only_when_its_names_are_used(
     assert bridged["before"] == [False, False]
     assert bridged["after_model"] == [True, False]
     assert bridged["listed"] is True
+    # ScriptedModel's module makes only the class: what a model works with is imported
+    # when one is made, so the first import costs no more than the SDK's own.
+    assert bridged["ours_after_model"] == [
+        "agents_testing",
+        "agents_testing.core",
+        "agents_testing.core._bridge",
+        "agents_testing.core._bridge.resolve",
+        "agents_testing.core.lazy",
+        "agents_testing.model",
+        "agents_testing.model._scripted_model",
+        "agents_testing.sandbox",
+    ]
 
 
 def test_finder_is_installed_at_start_up_without_importing_anything_heavy() -> None:
@@ -241,15 +258,17 @@ for entry in entries:
     pkgutil.resolve_name(entry)()
 import importlib
 finders = [type(f).__name__ for f in sys.meta_path].count("BridgeFinder")
-try:
-    origin = importlib.import_module("agents.testing").__spec__.origin
-except ModuleNotFoundError:
-    origin = None
+origin = "not imported"
+if sys.argv[3] == "import":
+    try:
+        origin = importlib.import_module("agents.testing").__spec__.origin
+    except ModuleNotFoundError:
+        origin = None
 print(json.dumps({"entries": entries, "finders": finders, "origin": origin}))
 """
 
 
-def _run_start_file(*, bridge: str | None = None) -> Any:
+def _run_start_file(*, bridge: str | None = None, import_testing: bool = True) -> Any:
     import site
 
     env = {k: v for k, v in os.environ.items() if k != "AGENTS_TESTING_BRIDGE"}
@@ -259,7 +278,15 @@ def _run_start_file(*, bridge: str | None = None) -> Any:
     # without site processing they are added by hand, as those paths would be.
     paths = [*site.getsitepackages(), *(str(p / "src") for p in PACKAGES.glob("testing-*"))]
     done = subprocess.run(
-        [sys.executable, "-S", "-c", START_LIKE_PEP_829, json.dumps(paths), str(START_FILE)],
+        [
+            sys.executable,
+            "-S",
+            "-c",
+            START_LIKE_PEP_829,
+            json.dumps(paths),
+            str(START_FILE),
+            "import" if import_testing else "no import",
+        ],
         env=env,
         capture_output=True,
         text=True,
@@ -279,10 +306,13 @@ def test_the_start_file_names_one_entry_point_that_installs_the_finder_once() ->
 
 
 def test_the_start_entry_point_respects_the_off_switch() -> None:
-    state = _run_start_file(bridge="0")
+    # Where the SDK has a testing module of its own, importing it would only show the
+    # SDK's (the bridge-off test does): counting the finders is enough, and costs no SDK.
+    sdk_has_one = compat.has_builtin_testing()
+    state = _run_start_file(bridge="0", import_testing=not sdk_has_one)
 
     assert state["finders"] == 0
-    if not compat.has_builtin_testing():
+    if not sdk_has_one:
         assert state["origin"] is None
 
 

@@ -41,7 +41,7 @@ async def _async_match(call: object) -> bool:
             [{"tool": "convert"}],
             "invalid_outcome",
             0,
-            r"give exactly one of 'result', 'responder' or 'error' \(found: none\)",
+            r"give exactly one of 'result', 'responder', 'error' or 'crash' \(found: none\)",
         ),
         (
             [{"tool": "convert", "result": "x", "error": ValueError}],

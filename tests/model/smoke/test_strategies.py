@@ -17,7 +17,7 @@ from agents_testing.core.json_schema import first_violation
 from agents_testing.model import InvalidModelArgument, SmokeModel, smoke_arguments, tool_arguments
 
 # Each example of a runner test is a whole run: a few suffice everyday, and
-# HYPOTHESIS_PROFILE=long (tests/conftest.py) searches as wide as it says.
+# HYPOTHESIS_PROFILE=thorough (tests/conftest.py) searches as wide as it says.
 EXAMPLES = 6 if os.environ.get("HYPOTHESIS_PROFILE", "ci") == "ci" else settings().max_examples
 FAST = settings(max_examples=EXAMPLES, database=None, suppress_health_check=[HealthCheck.too_slow])
 

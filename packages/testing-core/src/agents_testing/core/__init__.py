@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     )
     from ._cassette.modes import RecordMode
     from ._cassette.secrets import AllowedSecret, CassetteSecretError, Scrubber, SecretFinding
+    from ._clock.scripted import delay_problem, scripted_wait
+    from ._clock.virtual import ClockWait, VirtualClock, VirtualClockError, virtual_clock
     from ._detach.cache import SnapshotCache
     from ._detach.detach import detach, readonly
     from ._errors import (
@@ -41,6 +43,12 @@ if TYPE_CHECKING:
         UnsnapshottableValue,
         error_fields,
         ordinal,
+    )
+    from ._faults.schedule import (
+        ArgumentProblem,
+        CallSchedule,
+        schedule_problem,
+        seconds_problem,
     )
     from ._script.engine import (
         CallableProblem,
@@ -78,6 +86,8 @@ __all__ = [
     "AnyOrder",
     "BoundaryError",
     "CallableProblem",
+    "ArgumentProblem",
+    "CallSchedule",
     "CapturedTraces",
     "CassetteError",
     "CassetteFormatError",
@@ -87,6 +97,7 @@ __all__ = [
     "CassetteVersionError",
     "CassetteWriteError",
     "DictStep",
+    "ClockWait",
     "Entry",
     "GroupEntry",
     "InvalidStepError",
@@ -114,7 +125,10 @@ __all__ = [
     "build_group",
     "callable_problem",
     "cycle_problem",
+    "delay_problem",
     "UnsnapshottableValue",
+    "VirtualClock",
+    "VirtualClockError",
     "capture_traces",
     "close_awaitable",
     "detach",
@@ -127,7 +141,11 @@ __all__ = [
     "raised_by_the_call",
     "readonly",
     "safe_repr",
+    "schedule_problem",
+    "seconds_problem",
+    "scripted_wait",
     "to_snapshot",
+    "virtual_clock",
 ]
 
 # Loading the package (as the pytest plugins and the import bridge do) imports nothing
@@ -142,6 +160,8 @@ __getattr__, __dir__ = lazy_exports(
         "AnyOrder": "._script.group",
         "BoundaryError": "._errors",
         "CallableProblem": "._script.engine",
+        "ArgumentProblem": "._faults.schedule",
+        "CallSchedule": "._faults.schedule",
         "CapturedTraces": "._tracing.capture",
         "CassetteError": "._cassette.file",
         "CassetteFormatError": "._cassette.file",
@@ -151,6 +171,7 @@ __getattr__, __dir__ = lazy_exports(
         "CassetteVersionError": "._cassette.file",
         "CassetteWriteError": "._cassette.file",
         "DictStep": "._script.steps",
+        "ClockWait": "._clock.virtual",
         "Entry": "._script.fifo",
         "GroupEntry": "._script.group",
         "IncompatibleOpenAIClient": "._errors",
@@ -182,6 +203,7 @@ __getattr__, __dir__ = lazy_exports(
         "cycle_problem": "._values",
         "capture_traces": "._tracing.capture",
         "close_awaitable": "._script.engine",
+        "delay_problem": "._clock.scripted",
         "detach": "._detach.detach",
         "error_fields": "._errors",
         "exception_problem": "._values",
@@ -192,6 +214,12 @@ __getattr__, __dir__ = lazy_exports(
         "raised_by_the_call": "._script.engine",
         "readonly": "._detach.detach",
         "safe_repr": "._values",
+        "schedule_problem": "._faults.schedule",
+        "seconds_problem": "._faults.schedule",
+        "scripted_wait": "._clock.scripted",
         "to_snapshot": "._snapshot.data",
+        "virtual_clock": "._clock.virtual",
+        "VirtualClock": "._clock.virtual",
+        "VirtualClockError": "._clock.virtual",
     },
 )

@@ -28,6 +28,7 @@ from .pytest_support import (
 )
 
 if TYPE_CHECKING:
+    from ._clock.virtual import VirtualClock
     from ._guard.network import NetworkGuard
     from ._guard.requests import RequestGuard
     from ._tracing.capture import CapturedTraces
@@ -283,3 +284,18 @@ def captured_traces(_agents_testing_doubles: ScriptedDoubles) -> Iterator[Captur
 
     with CapturedTraces() as traces:
         yield traces
+
+
+@pytest.fixture
+def virtual_clock() -> Iterator[VirtualClock]:
+    """Virtual time for this test's event loop (``agents_testing.core.virtual_clock()``).
+
+    Sleeps, timeouts and the SDK's retry back-off pass at once: the loop's time moves
+    only when it would otherwise wait for a timer. ``virtual_clock.now`` is the time on
+    the clock, ``virtual_clock.sleeps`` the seconds of every ``asyncio.sleep`` begun
+    meanwhile, ``virtual_clock.waits`` each sleep and timeout with when it began.
+    """
+    from ._clock.virtual import VirtualClock
+
+    with VirtualClock() as clock:
+        yield clock

@@ -37,6 +37,7 @@ InvalidMCPStepReason = Literal[
     "invalid_outcome",
     "invalid_group",
     "unknown_tool",
+    "invalid_fault",
 ]
 
 SchemaName = Literal["inputSchema", "outputSchema"]

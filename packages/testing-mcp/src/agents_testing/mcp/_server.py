@@ -10,7 +10,7 @@ process, connection or protocol behind it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -24,10 +24,12 @@ from agents_testing.core import (
     detach,
     exception_problem,
     fresh_error,
+    scripted_wait,
 )
 
 from ._call import MCPCall, MCPRequest, copy_call, readonly
 from ._errors import InvalidMCPArgument, InvalidMCPStepReason, MCPScriptError
+from ._faults import closed_session_error, connection_closed, request_timeout, timeout_problem
 from ._listing import serve
 from ._listing.definitions import (
     ScriptedPrompt,
@@ -80,6 +82,11 @@ class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
     on the SDK's own servers. ``extra_checks=True`` checks arguments and results against
     the tools' schemas, refuses steps for tools the server does not list, and makes
     ``assert_complete()`` report the first script violation of the run.
+
+    Faults (our own, opt-in): a step's ``delay`` makes the server take that long (on the
+    event loop's clock) before its outcome; ``"crash": True`` makes it die mid-call;
+    ``client_session_timeout_seconds`` fails a call that takes longer, as the SDK's
+    servers' client sessions do. The errors are the installed ``mcp`` client's.
     """
 
     _call_type = "MCPCall"
@@ -107,6 +114,7 @@ class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
         retry_backoff_seconds_base: float = 0.0,
         connect_error: BaseException | type[BaseException] | None = None,
         extra_checks: bool = False,
+        client_session_timeout_seconds: float | None = None,
     ) -> None:
         if not isinstance(name, str) or not name:
             raise _argument("name", "a non-empty str", name)
@@ -126,6 +134,13 @@ class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
         ):
             raise _argument(
                 "retry_backoff_seconds_base", "a number of seconds", retry_backoff_seconds_base
+            )
+        problem = timeout_problem(client_session_timeout_seconds)
+        if problem is not None:
+            raise _argument(
+                "client_session_timeout_seconds",
+                "zero or None (no timeout) or a positive, finite number of seconds",
+                client_session_timeout_seconds,
             )
         if connect_error is not None and exception_problem(connect_error) is not None:
             raise _argument("connect_error", "an exception instance or class", connect_error)
@@ -162,6 +177,7 @@ class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
         self.tool_filter = tool_filter
         self.max_retry_attempts = max_retry_attempts
         self.retry_backoff_seconds_base = float(retry_backoff_seconds_base)
+        self.client_session_timeout_seconds = client_session_timeout_seconds
         self._name = name
         self._tools: tuple[Tool, ...] = read_tools(tools)
         self._by_name = {tool.name: tool for tool in self._tools}
@@ -176,6 +192,9 @@ class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
         )
         self._connect_error = connect_error
         self._connected = False
+        # Set when a scripted crash killed the server: its session is dead until the
+        # next connect(), as a client's session is once its server process is gone.
+        self._crashed = False
         self._connects = 0
         self._listed: list[Tool] | None = None
         self._cache_dirty = True
@@ -189,6 +208,9 @@ class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
     name = ReadOnly[str]("_name")
     connected = ReadOnly[bool](
         "_connected", "Whether ``connect()`` succeeded and ``cleanup()`` has not run since."
+    )
+    crashed = ReadOnly[bool](
+        "_crashed", "Whether a scripted crash killed the server and it was not connected since."
     )
     connect_calls = ReadOnly[int](
         "_connects", "How many times ``connect()`` was called, failed attempts included."
@@ -226,6 +248,7 @@ class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
         if error is not None:
             raise error() if isinstance(error, type) else error
         self._connected = True
+        self._crashed = False
 
     async def cleanup(self) -> None:
         """Disconnect; later requests fail until ``connect()`` is called again."""
@@ -249,6 +272,15 @@ class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
 
             raise UserError(_NOT_CONNECTED)
 
+    async def _require_alive(self) -> None:
+        """A request to a server that died fails as the client's dead session fails it,
+        after the SDK's retries (``max_retry_attempts``)."""
+        if self._crashed:
+            await self._retrying(self._dead)
+
+    async def _dead(self) -> Any:
+        raise closed_session_error()
+
     def _request(self, method: str, params: dict[str, Any]) -> None:
         self._requests.append(
             MCPRequest(len(self._requests), method, readonly(self._detach(params, method)))
@@ -267,8 +299,9 @@ class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
     ) -> list[Tool]:
         self._require_connected()
         if self.cache_tools_list and not self._cache_dirty and self._listed is not None:
-            tools = self._listed
+            tools = self._listed  # served from the cache: no request reaches a dead server
         else:
+            await self._require_alive()
             self._request("list_tools", {})
             tools = [_copy(tool) for tool in self._tools]
             self._listed = tools
@@ -293,11 +326,19 @@ class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
             raise _argument("call_tool(meta)", "a dict or None", meta)
         self._check_required(tool_name, arguments)
         if self._retries_recorded:
-            return await self._answer(tool_name, arguments, meta)
+            return await self._attempt(tool_name, arguments, meta)
+        result: CallToolResult = await self._retrying(
+            lambda: self._attempt(tool_name, arguments, meta)
+        )
+        return result
+
+    async def _retrying(self, attempt: Callable[[], Any]) -> Any:
+        """Run ``attempt`` as the SDK's servers run a request: retried on failure up to
+        ``max_retry_attempts`` times, waiting the exponential back-off in between."""
         attempts = 0
         while True:
             try:
-                return await self._answer(tool_name, arguments, meta)
+                return await attempt()
             except MCPScriptError:
                 raise  # a script problem, not a server failure: retrying cannot help
             except Exception:
@@ -306,6 +347,24 @@ class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
                     raise
                 if self.retry_backoff_seconds_base > 0:
                     await asyncio.sleep(self.retry_backoff_seconds_base * 2 ** (attempts - 1))
+
+    async def _attempt(
+        self, tool_name: str, arguments: Mapping[str, Any] | None, meta: Mapping[str, Any] | None
+    ) -> CallToolResult:
+        """One request to the server, within the client session's read timeout."""
+        if self._crashed:
+            raise closed_session_error()  # the request never reaches a server
+        timeout = self.client_session_timeout_seconds
+        if not timeout:
+            return await self._answer(tool_name, arguments, meta)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        try:
+            return await asyncio.wait_for(self._answer(tool_name, arguments, meta), timeout)
+        except asyncio.TimeoutError:
+            if loop.time() - started < timeout:
+                raise  # the answer's own TimeoutError (a scripted error), not the client's
+            raise request_timeout(timeout) from None
 
     def _check_required(self, tool_name: str, arguments: Mapping[str, Any] | None) -> None:
         """The SDK's servers refuse a call that lacks a required argument of the fetched
@@ -346,6 +405,11 @@ class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
         step = self._take(call, tool_name)
         # Consumed synchronously above, before any await: concurrent tool calls consume
         # steps in the order the runner starts them.
+        if step.delay:
+            await scripted_wait(step.delay)
+        if step.kind == "crash":
+            self._crashed = True
+            raise connection_closed()
         if step.kind == "error":
             raise fresh_error(step.value)
         if step.kind == "result":
@@ -409,6 +473,7 @@ class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
 
     async def list_prompts(self) -> ListPromptsResult:
         self._require_connected()
+        await self._require_alive()
         self._request("list_prompts", {})
         return serve.list_prompts(self._prompts)
 
@@ -416,6 +481,7 @@ class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
         self, name: str, arguments: dict[str, Any] | None = None
     ) -> GetPromptResult:
         self._require_connected()
+        await self._require_alive()
         if arguments is not None and not isinstance(arguments, Mapping):
             raise _argument("get_prompt(arguments)", "a dict or None", arguments)
         given = {} if arguments is None else self._detach(dict(arguments), "arguments")
@@ -424,6 +490,7 @@ class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
 
     async def list_resources(self, cursor: str | None = None) -> ListResourcesResult:
         self._require_connected()
+        await self._require_alive()
         self._request("list_resources", {"cursor": cursor})
         serve.check_cursor(cursor)
         return serve.list_resources(self._resources)
@@ -432,12 +499,14 @@ class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
         self, cursor: str | None = None
     ) -> ListResourceTemplatesResult:
         self._require_connected()
+        await self._require_alive()
         self._request("list_resource_templates", {"cursor": cursor})
         serve.check_cursor(cursor)
         return serve.list_templates(self._templates)
 
     async def read_resource(self, uri: str) -> ReadResourceResult:
         self._require_connected()
+        await self._require_alive()
         self._request("read_resource", {"uri": str(uri)})
         return serve.read(self._resources, str(uri))
 

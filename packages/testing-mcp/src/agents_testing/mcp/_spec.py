@@ -26,15 +26,18 @@ Matcher = Callable[[MCPCall], object] | Mapping[str, Any]
 class MCPStepSpec(TypedDict):
     """One scripted ``call_tool`` call: the ``tool`` name, exactly one of ``result`` (a
     ``CallToolResult`` or a str), ``responder`` (a function of the ``MCPCall`` returning
-    one) or ``error`` (an exception to raise), and an optional ``match``: a function of the
-    ``MCPCall`` that rejects the call by returning ``False``, or a mapping the call's
-    arguments must equal."""
+    one), ``error`` (an exception to raise) or ``crash`` (``True``: the server dies
+    mid-call), and an optional ``match``: a function of the ``MCPCall`` that rejects the
+    call by returning ``False``, or a mapping the call's arguments must equal. ``delay``
+    is how many seconds (on the event loop's clock) the server takes before the outcome."""
 
     tool: str
     result: NotRequired[CallToolResult | str]
     responder: NotRequired[Responder]
     error: NotRequired[BaseException | type[BaseException]]
+    crash: NotRequired[bool]
     match: NotRequired[Matcher]
+    delay: NotRequired[float]
 
 
 # Public names show the package, however this module was first imported.

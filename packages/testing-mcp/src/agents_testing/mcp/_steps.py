@@ -1,7 +1,8 @@
 """MCP steps in their validated form, built from the ``MCPStepSpec`` dicts a test writes.
 
 A step scripts one ``call_tool`` call: the ``tool`` it expects, an optional ``match`` on
-the call, and exactly one outcome; ``_script.build`` checks it when the server is made.
+the call, exactly one outcome and an optional ``delay`` before it; ``_script.build``
+checks it when the server is made.
 """
 
 from __future__ import annotations
@@ -19,12 +20,22 @@ __all__ = ["Step"]
 
 @dataclass(frozen=True)
 class Step(DictStep):
-    """A validated step; ``value`` is the snapshotted result, the responder or the error.
+    """A validated step; ``value`` is the snapshotted result, the responder, the error or
+    ``True`` (``kind == "crash"``: the server dies mid-call); ``delay`` the seconds the
+    server takes before the outcome.
 
     ``match`` is a function of the call, or a mapping the call's arguments must equal.
     """
 
+    delay: float = 0.0
+
     name_key: ClassVar[str] = "tool"
+
+    def spec(self) -> Any:
+        spec = super().spec()
+        if self.delay:
+            spec["delay"] = self.delay
+        return spec
 
     def fresh_result(self) -> Any:
         return fresh_result(self.value)

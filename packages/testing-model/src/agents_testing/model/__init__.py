@@ -41,6 +41,17 @@ if TYPE_CHECKING:
         UnstreamableOutputItem,
     )
     from ._factory import ScriptedModelFactory
+    from ._faults.builders import (
+        answer_after,
+        connection_reset,
+        rate_limit,
+        request_timeout,
+        server_error,
+        stream_cut,
+    )
+    from ._faults.errors import UnusedModelFaults
+    from ._faults.fault import ModelFault
+    from ._faults.schedule import FaultSchedule
     from ._items.calls import (
         custom_tool_call,
         function_call,
@@ -173,6 +184,15 @@ __all__ = [
     "ModelPrice",
     "UsageBudgetExceeded",
     "UnpricedModel",
+    "FaultSchedule",
+    "ModelFault",
+    "UnusedModelFaults",
+    "answer_after",
+    "connection_reset",
+    "rate_limit",
+    "request_timeout",
+    "server_error",
+    "stream_cut",
 ]
 
 # ``InvalidModelArgument`` is served here but joins ``__all__`` (and so ``agents.testing``)
@@ -268,5 +288,14 @@ serve_lazily(
         "ModelPrice": "._usage.prices",
         "UsageBudgetExceeded": "._usage.errors",
         "UnpricedModel": "._usage.errors",
+        "FaultSchedule": "._faults.schedule",
+        "ModelFault": "._faults.fault",
+        "UnusedModelFaults": "._faults.errors",
+        "answer_after": "._faults.builders",
+        "connection_reset": "._faults.builders",
+        "rate_limit": "._faults.builders",
+        "request_timeout": "._faults.builders",
+        "server_error": "._faults.builders",
+        "stream_cut": "._faults.builders",
     },
 )

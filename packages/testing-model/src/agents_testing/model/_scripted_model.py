@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from agents_testing.core import Entry
 
     from ._call import ModelCall
+    from ._faults.hooks import AttachedFaults
     from ._request import ModelRequest
     from ._script.follow import ModelScript
     from ._step import ModelStep, QueuedStep, StepInput
@@ -105,6 +106,8 @@ class ScriptedModel(Model):
         # The last scripted error with its advice, and the scripted error being raised.
         self._advice: tuple[BaseException, ModelRetryAdvice] | None = None
         self._scripted_failure: BaseException | None = None
+        # Faults injected at given calls (FaultSchedule.attach); None for a plain script.
+        self._faults: AttachedFaults | None = None
 
     # -- scripting -----------------------------------------------------------------
 
@@ -174,8 +177,11 @@ class ScriptedModel(Model):
         return self._follow.pending_steps
 
     def assert_complete(self) -> None:
-        """Raise :class:`UnconsumedModelSteps` if any scripted step was never used."""
+        """Raise :class:`UnconsumedModelSteps` if any scripted step was never used (and
+        ``UnusedModelFaults`` if an attached ``FaultSchedule`` has faults left)."""
         self._follow.assert_complete()
+        if self._faults is not None:
+            self._faults.assert_complete()
 
     # -- the Model interface ---------------------------------------------------------
 
@@ -234,14 +240,16 @@ class ScriptedModel(Model):
 
         Each call returns a fresh copy. Only the most recent failure can carry advice: a
         later failure of any other kind (a responder or stream factory raising, for one)
-        clears it.
+        clears it. The error of a fault (``rate_limit()``, ...) carries its own advice.
         """
         known = self._advice
         if known is not None and known[0] is request.error:
             from agents_testing.core import detach
 
             return detach(known[1])
-        return None
+        from ._faults.hooks import fault_advice
+
+        return fault_advice(request)
 
     async def _stream(self, request: ModelRequest) -> AsyncIterator[TResponseStreamEvent]:
         call, index = self._record(request, streamed=True)
@@ -319,7 +327,11 @@ class ScriptedModel(Model):
         """The step that answers the call (what its responder returned, when it has one);
         a scripted error is raised."""
         with trace.current():
-            queued = self._answering(call, index)
+            queued = (
+                self._answering(call, index)
+                if self._faults is None
+                else await self._faults._answer(self, call, index)
+            )
             if queued.step.responder is not None:
                 queued = await self._resolve(call, queued)
             if queued.step.error is not None:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from agents_testing.core import any_order, to_snapshot
 
     from ._connect import RealtimeConnectCall
+    from ._delivered import DeliveredEvent, DeliverySource
     from ._errors import (
         InvalidRealtimeStep,
         RealtimeAlreadyConnected,
@@ -23,14 +24,18 @@ if TYPE_CHECKING:
         UnexpectedRealtimeSend,
     )
     from ._factory import ScriptedRealtimeModelFactory
+    from ._faults import RealtimeFault
     from ._model import ScriptedRealtimeModel
     from ._step import RealtimeExpectation, RealtimeStep
 
 __all__ = [
+    "DeliveredEvent",
+    "DeliverySource",
     "InvalidRealtimeStep",
     "RealtimeAlreadyConnected",
     "RealtimeConnectCall",
     "RealtimeExpectation",
+    "RealtimeFault",
     "RealtimeScriptError",
     "RealtimeStep",
     "ScriptedRealtimeModel",
@@ -46,10 +51,13 @@ __all__ = [
 serve_lazily(
     __name__,
     {
+        "DeliveredEvent": "._delivered",
+        "DeliverySource": "._delivered",
         "InvalidRealtimeStep": "._errors",
         "RealtimeAlreadyConnected": "._errors",
         "RealtimeConnectCall": "._connect",
         "RealtimeExpectation": "._step",
+        "RealtimeFault": "._faults",
         "RealtimeScriptError": "._errors",
         "RealtimeStep": "._step",
         "ScriptedRealtimeModel": "._model",

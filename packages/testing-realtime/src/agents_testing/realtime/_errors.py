@@ -63,8 +63,10 @@ class InvalidRealtimeStep(RealtimeScriptError, InvalidStepError, ValueError):
     a predicate that failed to give a bool when called), ``invalid_event`` (not a
     normalized ``RealtimeModelEvent``, or one with a field of the wrong type),
     ``invalid_error`` (not an ``Exception`` that can be raised), ``invalid_argument``
-    (a constructor argument of the wrong type) or ``conflicting_outcomes`` (a step
-    with both ``emit`` and ``error``, or a model with both ``connect_events`` and a
+    (a constructor argument of the wrong type), ``invalid_fault`` (a
+    ``RealtimeFault`` with a bad argument, or one that does not fit its step) or
+    ``conflicting_outcomes`` (a step with both ``emit`` and ``error``, a step with an
+    ``error`` and faults, or a model with both ``connect_events`` and a
     ``connect_error``). ``field`` names the argument that held the bad value and
     ``input_index`` its 0-based position in that argument (0 for a single value such as
     ``expect`` or ``error``); ``event_field`` names the offending field of an event,
@@ -243,9 +245,14 @@ def unconsumed_steps(pending_steps: tuple[Any, ...]) -> UnconsumedRealtimeSteps:
     )
 
 
-def disconnected(action: str, event: object, *, closed: bool) -> RealtimeScriptError:
+def disconnected(
+    action: str, event: object, *, closed: bool, dropped: bool = False
+) -> RealtimeScriptError:
     """The error of a send (``action="send"``) or ``emit()`` made while disconnected."""
-    state = "after close()" if closed else "before connect()"
+    if dropped:
+        state = "after the connection dropped (a scripted fault)"
+    else:
+        state = "after close()" if closed else "before connect()"
     if action == "send":
         return RealtimeScriptError(
             f"Cannot send an event while the scripted model is disconnected. A "
@@ -273,8 +280,15 @@ def closed_before_delivery(what: str) -> RealtimeScriptError:
     )
 
 
-def already_connected(*, delivering: bool) -> RealtimeAlreadyConnected:
+def already_connected(*, delivering: bool, dropped: bool = False) -> RealtimeAlreadyConnected:
     """The refusal of a ``connect()`` made while connected or while events are delivered."""
+    if dropped:
+        return RealtimeAlreadyConnected(
+            "Already connected: connect() was called after the connection dropped but "
+            "before close(), which the SDK's own model refuses too; nothing was recorded. "
+            "Close the model (the RealtimeSession does when it sees the drop) before "
+            "connecting again."
+        )
     if delivering:
         return RealtimeAlreadyConnected(
             "Already connected: connect() was refused because events of the previous "

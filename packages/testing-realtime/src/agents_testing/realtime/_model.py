@@ -15,6 +15,7 @@ from agents_testing.core import AnyOrder, GroupEntry, ScriptedDouble, build_grou
 
 from ._checks import check_error, check_step, check_strict, checked_events, checked_match
 from ._connect import RealtimeConnectCall, detached_call, record_connect
+from ._delivered import DeliveredEvent, delivered_record
 from ._delivery import DeliveryGroup, DeliveryQueue
 from ._errors import (
     already_connected,
@@ -25,6 +26,7 @@ from ._errors import (
     unexpected_send,
 )
 from ._events.detach import detach_model_event, detach_send_event
+from ._faults import FaultPlan, RealtimeFault, closed_error, drop_events
 from ._step import VALUE, RealtimeStep, event_sequence, matcher
 
 __all__ = ["ScriptedRealtimeModel"]
@@ -35,7 +37,7 @@ class _Scripted:
     expectation and its events, taken when the model was built, and its matcher of sends
     (checked with ``extra_checks``)."""
 
-    __slots__ = ("emit", "expect", "kind", "match", "step")
+    __slots__ = ("emit", "expect", "kind", "match", "plan", "step")
 
     #: A send names nothing a step must script; the expectation alone chooses.
     target = None
@@ -50,6 +52,20 @@ class _Scripted:
         self.step = step
         self.kind = step._kind
         self.expect = expect
+        plan: FaultPlan | None = step._plan
+        self.plan = plan
+        if plan is not None:
+            # The events in the order the faults deliver them; a duplicate is a copy of
+            # its own, as a resent message is parsed anew.
+            seen: set[int] = set()
+            ordered = []
+            for index in plan.order:
+                event = emit[index]
+                ordered.append(
+                    detach_model_event(event, wrap_errors=False) if index in seen else event
+                )
+                seen.add(index)
+            emit = tuple(ordered)
         self.emit = emit
         self.match = (
             functools.partial(checked_match, self.kind, expect)
@@ -101,7 +117,9 @@ class ScriptedRealtimeModel(
 
     Events reach the listeners through one queue, in the order their calls were made;
     each call returns once its own events were delivered. ``_delivery_worker`` is the
-    task running that queue, ``None`` when it is idle.
+    task running that queue, ``None`` when it is idle. ``delivered_events`` records what
+    went out and when; a step's ``faults`` (:class:`RealtimeFault`) delay, duplicate,
+    reorder or drop what it delivers, or fail the next send.
     """
 
     def __init__(
@@ -146,6 +164,10 @@ class ScriptedRealtimeModel(
         self._connected = False
         self._closed = False
         self._close_calls = 0
+        # The close code and reason of a connection that dropped (a scripted fault),
+        # until close(); and the fault that fails the next send, once a step armed it.
+        self._drop: tuple[int, str] | None = None
+        self._failing_send: RealtimeFault | None = None
 
     def _scripted(
         self, steps: Iterable[RealtimeStep | AnyOrder[RealtimeStep]]
@@ -190,6 +212,8 @@ class ScriptedRealtimeModel(
         Refused with :class:`RealtimeAlreadyConnected` (an ``AssertionError``) while the
         model is connected or events of an earlier connection are still being delivered.
         """
+        if self._drop is not None:
+            raise already_connected(delivering=False, dropped=True)
         if self._connected or self._deliveries.worker is not None:
             raise already_connected(delivering=not self._connected)
         extra = self._extra_checks
@@ -201,6 +225,8 @@ class ScriptedRealtimeModel(
             detach_model_event(event, wrap_errors=extra) for event in self._connect_events
         )
         self._connected = self._deliveries.open = True
+        self._deliveries.dropped = False
+        self._failing_send = None  # a broken socket was the old connection's
         self._closed = False
         group = self._deliveries.submit(events, None, "connect()")
         if group is None:
@@ -232,10 +258,12 @@ class ScriptedRealtimeModel(
         outer call waits for its events and raises its error.
         """
         group = self._commit(event)
+        failure = None
         if group is not None:
             failure = group.error if group.done else await group.outcome()
-            if failure is not None:
-                raise failure
+        failure = failure or self._deliveries.take_orphaned()
+        if failure is not None:
+            raise failure
 
     async def send_event_if(
         self, event: RealtimeModelSendEvent, send_if: Callable[[], bool]
@@ -245,15 +273,17 @@ class ScriptedRealtimeModel(
         As with the SDK's own double, a model that is not connected refuses the send
         before the condition is asked.
         """
-        if not self._connected:
+        if not self._connected and self._drop is None:
             raise disconnected("send", event, closed=self._closed)
         if not send_if():
             return False
         group = self._commit(event)
+        failure = None
         if group is not None:
             failure = group.error if group.done else await group.outcome()
-            if failure is not None:
-                raise failure
+        failure = failure or self._deliveries.take_orphaned()
+        if failure is not None:
+            raise failure
         return True
 
     async def close(self) -> None:
@@ -264,6 +294,11 @@ class ScriptedRealtimeModel(
         counts the call.
         """
         self._close_calls += 1
+        if self._drop is not None:
+            # The connection already ended when it dropped: nothing more to close.
+            self._drop = None
+            self._disconnect()
+            return
         if not self._connected:
             return
         self._disconnect()
@@ -280,16 +315,18 @@ class ScriptedRealtimeModel(
         ``extra_checks`` each is checked first.
         """
         if not self._connected:
-            raise disconnected("emit", None, closed=self._closed)
+            raise disconnected("emit", None, closed=self._closed, dropped=self._drop is not None)
         if self._extra_checks:
             copies = checked_events(events, "emit")
         else:
             copies = tuple(detach_model_event(event, wrap_errors=False) for event in events)
         group = self._deliveries.submit(copies, None, "emit()")
+        failure = None
         if group is not None:
             failure = group.error if group.done else await group.outcome()
-            if failure is not None:
-                raise failure
+        failure = failure or self._deliveries.take_orphaned()
+        if failure is not None:
+            raise failure
 
     # -- inspection ----------------------------------------------------------------
 
@@ -300,6 +337,23 @@ class ScriptedRealtimeModel(
         Awaiting it (also through ``asyncio.shield``) returns once the queue is drained.
         """
         return self._deliveries.worker
+
+    @property
+    def delivered_events(self) -> tuple[DeliveredEvent, ...]:
+        """Every incoming event that went to the listeners, in order, with the event
+        loop's time it went out (the virtual clock's, under it) and what put it there.
+
+        Detached copies; a duplicated event appears twice, an event a closed or dropped
+        connection never delivered not at all.
+        """
+        return tuple(delivered_record(entry) for entry in self._deliveries.history)
+
+    @property
+    def dropped(self) -> bool:
+        """Whether the connection dropped (a scripted fault) and ``close()`` has not run
+        since: sends raise the socket's ``ConnectionClosed`` error, ``connect()`` is
+        refused until ``close()``."""
+        return self._drop is not None
 
     @property
     def connect_calls(self) -> tuple[RealtimeConnectCall, ...]:
@@ -347,6 +401,15 @@ class ScriptedRealtimeModel(
     def _disconnect(self) -> None:
         self._connected = self._deliveries.open = False
         self._closed = True
+        self._deliveries.wake()
+
+    def _dropped_now(self, code: int, reason: str) -> tuple[RealtimeModelEvent, ...]:
+        """The connection drops: from now on sends fail; returns the drop's events."""
+        self._connected = False
+        self._drop = (code, reason)
+        self._deliveries.dropped = True
+        self._deliveries.wake()
+        return drop_events(code, reason)
 
     def _commit(self, event: RealtimeModelSendEvent) -> DeliveryGroup | None:
         """Check, copy, match and record one send, then queue its step's delivery.
@@ -354,8 +417,19 @@ class ScriptedRealtimeModel(
         Everything that can refuse the send runs before anything is recorded or
         consumed. Returns the delivery group to wait for, or ``None``.
         """
+        if self._drop is not None:
+            raise closed_error(*self._drop)
         if not self._connected:
             raise disconnected("send", event, closed=self._closed)
+        failing = self._failing_send
+        if failing is not None:
+            # Fails before reaching the script, as a send on a broken socket does.
+            self._failing_send = None
+            error = failing.options["error"]
+            if error is not None:
+                raise error() if isinstance(error, type) else error
+            self._deliveries.submit(self._dropped_now(1006, ""), None, "drop", background=True)
+            raise closed_error(1006, "")
         snapshot = detach_send_event(event, wrap_errors=self._extra_checks)
         # Matchers see the private snapshot (predicates get a copy of it), never the
         # caller's object, so nothing they do can change what is recorded.
@@ -365,7 +439,27 @@ class ScriptedRealtimeModel(
             self._sent.append(snapshot)
             return None
         self._sent.append(snapshot)
-        return self._deliveries.submit(held.emit, held.step.error, type(event))
+        plan = held.plan
+        if plan is None:
+            return self._deliveries.submit(
+                held.emit, held.step.error, type(event), send_index=len(self._sent) - 1
+            )
+        if plan.fail_next_send is not None:
+            self._failing_send = plan.fail_next_send
+        drop = plan.drop
+        finale = (
+            None
+            if drop is None
+            else functools.partial(self._dropped_now, drop.options["code"], drop.options["reason"])
+        )
+        return self._deliveries.submit(
+            held.emit,
+            None,
+            type(event),
+            waits=plan.waits if plan.delayed else None,
+            finale=finale,
+            send_index=len(self._sent) - 1,
+        )
 
     # -- the script ----------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from agents_testing.core import safe_repr
 
 from ._errors import conflicting_outcomes, invalid_step
 from ._events.detach import SEND_EVENT_TYPES, detach_model_event, detach_send_event
+from ._faults import FaultPlan, RealtimeFault, plan_faults
 
 __all__ = [
     "CLASS",
@@ -116,29 +117,37 @@ class RealtimeStep:
     (``expect``, ``emit`` and ``error``) and are immutable, so they also hash. A model
     copies a step's events and exact expectation when it is built, and ``expect`` and
     ``emit`` hand out copies; ``ScriptedRealtimeModel(..., extra_checks=True)`` also
-    checks their shapes.
+    checks their shapes. ``faults`` (our own, opt-in) script production failures of the
+    connection on this step's delivery: see :class:`RealtimeFault`.
     """
 
-    __slots__ = ("_emit", "_expect", "_kind", "error")
+    __slots__ = ("_emit", "_expect", "_faults", "_kind", "_plan", "error")
 
     error: BaseException | type[BaseException] | None
     _expect: Any
     _emit: tuple[RealtimeModelEvent, ...]
     _kind: int
+    _faults: tuple[RealtimeFault, ...]
+    _plan: FaultPlan | None
 
     def __init__(
         self,
         expect: RealtimeExpectation,
         emit: Iterable[RealtimeModelEvent] = (),
         error: BaseException | type[BaseException] | None = None,
+        *,
+        faults: Iterable[RealtimeFault] | None = None,
     ) -> None:
         events = event_sequence(emit, "emit")
         if events and error is not None:
             raise conflicting_outcomes("emit")
+        given, plan = plan_faults(faults, len(events), error is not None)
         object.__setattr__(self, "_expect", expect)
         object.__setattr__(self, "_emit", events)
         object.__setattr__(self, "error", error)
         object.__setattr__(self, "_kind", _kind_of(expect))
+        object.__setattr__(self, "_faults", given)
+        object.__setattr__(self, "_plan", plan)
 
     @property
     def expect(self) -> RealtimeExpectation:
@@ -152,6 +161,11 @@ class RealtimeStep:
         """Copies of the events this step emits, in order."""
         return tuple(detach_model_event(event) for event in self._emit)
 
+    @property
+    def faults(self) -> tuple[RealtimeFault, ...]:
+        """The faults scripted on this step's delivery (empty without any)."""
+        return self._faults
+
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"RealtimeStep is immutable; cannot set {name!r}")
 
@@ -159,7 +173,12 @@ class RealtimeStep:
         if type(other) is not type(self):
             return NotImplemented
         assert isinstance(other, RealtimeStep)
-        return (self._expect, self._emit, self.error) == (other._expect, other._emit, other.error)
+        return (self._expect, self._emit, self.error, self._faults) == (
+            other._expect,
+            other._emit,
+            other.error,
+            other._faults,
+        )
 
     def __hash__(self) -> int:
         # Coarse but consistent with ==: equal steps have the same kind of expectation,
@@ -168,6 +187,8 @@ class RealtimeStep:
 
     def __reduce__(self) -> tuple[object, ...]:
         # Rebuilt through the constructor: slot state cannot be set on an immutable step.
+        if self._faults:
+            return (_rebuild_step, (self._expect, self._emit, self.error, self._faults))
         return (type(self), (self._expect, self._emit, self.error))
 
     def __repr__(self) -> str:
@@ -178,6 +199,8 @@ class RealtimeStep:
             parts.append(f"emit=[{', '.join(_event_repr(event) for event in self._emit)}]")
         if self.error is not None:
             parts.append(f"error={safe_repr(self.error)}")
+        if self._faults:
+            parts.append(f"faults=[{', '.join(map(repr, self._faults))}]")
         return f"RealtimeStep({', '.join(parts)})"
 
     def matches(self, event: RealtimeModelSendEvent) -> bool:
@@ -188,6 +211,12 @@ class RealtimeStep:
         exception from a predicate or from comparing values propagates.
         """
         return matches(self._kind, self._expect, event)
+
+
+def _rebuild_step(
+    expect: Any, emit: tuple[Any, ...], error: Any, faults: tuple[RealtimeFault, ...]
+) -> RealtimeStep:
+    return RealtimeStep(expect, emit, error, faults=faults)
 
 
 # Public names show the package, however this module was first imported.

@@ -56,6 +56,7 @@ InvalidVoiceStepReason = Literal[
     "invalid_argument",
     "invalid_matcher",
     "invalid_group",
+    "invalid_fault",
 ]
 """Why a scripted voice step (or a constructor argument) was rejected."""
 

@@ -9,6 +9,7 @@ from agents.voice import StreamedTranscriptionSession
 from agents_testing.core import ReadOnly, StepScript, compat
 
 from ._errors import invalid_step, unconsumed
+from ._faults import check_drop_after, transcription_drop
 from ._steps import (
     ScriptedError,
     as_sequence,
@@ -34,6 +35,9 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
     Iteration ends when the turns run out or the session is closed; turns skipped by
     closing stay pending and :meth:`assert_complete` reports them. ``close_error`` is
     raised by every ``close()`` call (the session is closed all the same).
+    ``drop_after=n`` (our own, opt-in) makes the connection drop after ``n`` turns, in the
+    middle of the next utterance: iteration then fails as the SDK's own session fails
+    when its WebSocket drops.
     """
 
     def __init__(
@@ -41,11 +45,15 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
         turns: Sequence[TranscriptionTurn] | TranscriptionTurn = (),
         *,
         close_error: Exception | type[Exception] | None = None,
+        drop_after: int | None = None,
     ) -> None:
         items = [
             text_or_error(turn, "invalid_turn", index, "turns", "a transcription turn")
             for index, turn in enumerate(as_sequence(turns, (str,), "turns"))
         ]
+        self._drop_after = check_drop_after(drop_after, len(items))
+        self._transcribed = 0
+        self._dropped = False
         if close_error is not None:
             close_error = _close_error(close_error)
         # Turns are always taken in order, one per transcription.
@@ -56,6 +64,9 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
 
     closed = ReadOnly[bool]("_closed", "Whether ``close()`` has been called.")
     close_calls = ReadOnly[int]("_close_calls", "How many times ``close()`` has been called.")
+    dropped = ReadOnly[bool](
+        "_dropped", "Whether the connection dropped (``drop_after``) while turns were transcribed."
+    )
 
     @property
     def remaining_turns(self) -> int:
@@ -71,11 +82,16 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
         # The closed check runs before every turn, so a close() while the consumer
         # handles one turn stops the next one from being transcribed.
         take = self._turns.popper()
+        drop_after = self._drop_after
         while not self._closed:
+            if drop_after is not None and self._transcribed == drop_after:
+                self._dropped = True
+                raise transcription_drop()
             try:
                 turn = take()
             except IndexError:
                 return
+            self._transcribed += 1
             if type(turn) is str:
                 yield turn
             else:

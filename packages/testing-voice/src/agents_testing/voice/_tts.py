@@ -22,6 +22,7 @@ from agents_testing.core import (
 )
 
 from ._errors import InvalidVoiceStep, invalid_step, matcher_rejected, unconsumed, unexpected_call
+from ._faults import check_delays, delayed_replay
 from ._settings import ScriptedVoiceModel, settings_snapshot
 from ._steps import ScriptedError, as_sequence, check_name, describe, fail, replay, scripted_error
 
@@ -33,16 +34,19 @@ class TTSResult:
 
     ``chunks`` is an iterable of ``bytes``, ``bytearray`` or ``memoryview`` values; they
     are copied when the result is built. Anything else is an ``InvalidVoiceStep``
-    naming the ``chunks`` argument.
+    naming the ``chunks`` argument. ``delays`` (our own, opt-in) maps chunk positions to
+    the seconds the stream stalls before that chunk, on the event loop's clock (position
+    ``len(chunks)``: before the stream ends).
     """
 
-    __slots__ = ("_chunks", "_match")
+    __slots__ = ("_chunks", "_delays", "_match")
 
     def __init__(
         self,
         chunks: Iterable[bytes | bytearray | memoryview] = (),
         *,
         match: Callable[[str], object] | None = None,
+        delays: Mapping[int, float] | None = None,
     ) -> None:
         problem = None if match is None else _matcher_problem(match)
         if problem is not None:
@@ -72,11 +76,17 @@ class TTSResult:
                 "chunks",
             ) from error
         self._chunks = tuple(_chunk(chunk, index) for index, chunk in enumerate(items))
+        self._delays = check_delays(delays, len(self._chunks))
 
     @property
     def chunks(self) -> tuple[bytes, ...]:
         """The scripted chunks (copied when the result was built)."""
         return self._chunks
+
+    @property
+    def delays(self) -> dict[int, float]:
+        """Seconds the stream stalls before each chunk position (a fresh dict; empty: none)."""
+        return dict(self._delays)
 
     @property
     def match(self) -> Callable[[str], object] | None:
@@ -103,15 +113,19 @@ class TTSResult:
             isinstance(other, TTSResult)
             and other._chunks == self._chunks
             and other._match is self._match
+            and other._delays == self._delays
         )
 
     def __hash__(self) -> int:
         return hash(self._chunks)
 
     def __repr__(self) -> str:
-        if self._match is None:
-            return f"TTSResult({safe_repr(list(self._chunks), 200)})"
-        return f"TTSResult({safe_repr(list(self._chunks), 200)}, match={safe_repr(self._match)})"
+        parts = [safe_repr(list(self._chunks), 200)]
+        if self._match is not None:
+            parts.append(f"match={safe_repr(self._match)}")
+        if self._delays:
+            parts.append(f"delays={dict(self._delays)!r}")
+        return f"TTSResult({', '.join(parts)})"
 
 
 def _matcher_problem(match: object) -> str | None:
@@ -247,6 +261,8 @@ class ScriptedTTSModel(
             return fail(error)
         result = held.result
         if isinstance(result, TTSResult):
+            if result._delays:
+                return delayed_replay(result.chunks, dict(result._delays))
             return replay(result.chunks)
         return fail(result)
 

@@ -125,6 +125,15 @@ _BOUNDARY_SYMBOLS: dict[str, frozenset[str]] = {
             "ModelPrice",
             "UsageBudgetExceeded",
             "UnpricedModel",
+            "FaultSchedule",
+            "ModelFault",
+            "UnusedModelFaults",
+            "answer_after",
+            "connection_reset",
+            "rate_limit",
+            "request_timeout",
+            "server_error",
+            "stream_cut",
         }
     ),
     "sandbox": frozenset(

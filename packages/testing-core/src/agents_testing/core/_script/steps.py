@@ -3,7 +3,8 @@
 ``{"method": "exec", "result": ..., "match": ...}`` (sandbox), ``{"tool": "rate",
 "responder": ...}`` (MCP): a step names what the call must name, may carry a ``match``,
 and has exactly one outcome, a ``result``, a ``responder`` (a function of the recorded
-call returning the result) or an ``error`` to raise. A boundary with such steps
+call returning the result) or an ``error`` to raise (a boundary may add outcomes and
+keys of its own, such as the MCP server's ``crash`` and ``delay``). A boundary with such steps
 subclasses :class:`StepReader` with what is particular to it (the key and its values, how
 a result is checked and snapshotted, its error) and gets each step checked when the
 script is built, ``any_order()`` groups included; :class:`DictStep` is the checked step.
@@ -37,21 +38,24 @@ Part = Literal[
     "result",
     "value",
     "group",
+    "fault",
 ]
 """What a refusal is about, for the boundary's error: the sequence of steps, a step that
 is no dict, its name missing or not a str, a name the boundary does not know, unknown
 keys, the matcher, the number of outcomes, the responder, the error, a result that
-cannot be kept, an outcome value of the wrong kind, or an ``any_order()`` group."""
+cannot be kept, an outcome value of the wrong kind, an ``any_order()`` group, or a fault
+the boundary scripts (a delay, a crash)."""
 
 
 @dataclasses.dataclass(frozen=True)
 class DictStep:
     """A checked step: ``target`` is what the call must name; ``value`` is the snapshotted
-    result, the responder or the error, as ``kind`` says."""
+    result, the responder or the error, as ``kind`` (an :data:`OutcomeKind`, or an outcome
+    the boundary adds) says."""
 
     input_index: int
     target: str
-    kind: OutcomeKind
+    kind: str
     value: Any
     match: Any
 
@@ -108,16 +112,21 @@ class StepReader(Generic[St]):
     recorded call's class (``call_type``, for the messages about matchers and
     responders), and writes :meth:`invalid`, the boundary's error for a refused part,
     and :meth:`make`, its step. The other hooks have defaults: any name, a callable
-    matcher, no default outcome, an ``Exception`` to raise, a result kept as it is.
+    matcher, no default outcome, an ``Exception`` to raise, a result kept as it is. A
+    boundary with outcomes of its own lists them in ``outcomes`` and checks their values
+    in :meth:`other_outcome`; further optional keys (``extra_keys``) it reads in
+    :meth:`make` from the step dict.
     """
 
     name_key: ClassVar[str]
     name_noun: ClassVar[str]
     call_type: ClassVar[str]
+    outcomes: ClassVar[tuple[str, ...]] = OUTCOMES
+    extra_keys: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, *, extra_checks: bool = False) -> None:
         self.extra_checks = extra_checks
-        self.keys = frozenset({self.name_key, "match", *OUTCOMES})
+        self.keys = frozenset({self.name_key, "match", *self.outcomes, *self.extra_keys})
 
     # -- what a boundary says ----------------------------------------------------------
 
@@ -125,8 +134,11 @@ class StepReader(Generic[St]):
         """The boundary's error for step ``index`` (0-based) refused at ``part``."""
         raise NotImplementedError
 
-    def make(self, index: int, name: str, kind: OutcomeKind, value: Any, match: Any) -> St:
-        """The boundary's step of checked parts."""
+    def make(
+        self, index: int, name: str, kind: str, value: Any, match: Any, spec: dict[str, Any]
+    ) -> St:
+        """The boundary's step of checked parts; ``spec`` is the step dict as read, for the
+        boundary's own keys (refused with :meth:`refuse`)."""
         raise NotImplementedError
 
     def check_name(self, index: int, name: str) -> None:
@@ -142,6 +154,11 @@ class StepReader(Generic[St]):
     def absent_outcome(self, name: str) -> tuple[OutcomeKind, object] | None:
         """The outcome of a step that gives none, when the boundary has one."""
         return None
+
+    def other_outcome(self, name: str, kind: str, value: object) -> object:
+        """The value of an outcome the boundary adds to ``outcomes``, checked (refused with
+        :meth:`refuse`), as the step keeps it."""
+        return value
 
     def error_problem(self, error: object) -> str | None:
         """Why ``error`` cannot be raised by a step, or ``None``."""
@@ -197,16 +214,19 @@ class StepReader(Generic[St]):
         match = spec.get("match")
         if match is not None:
             match = self.matcher(index, name, match)
-        given = [key for key in OUTCOMES if key in spec]
+        given = [key for key in self.outcomes if key in spec]
+        kind: str
+        value: object
         absent = self.absent_outcome(name) if not given else None
         if absent is not None:
             kind, value = absent
         elif len(given) != 1:
             found = ", ".join(given) if given else "none"
+            *first, last = map(repr, self.outcomes)
             self.refuse(
                 "outcome",
                 name,
-                f"give exactly one of 'result', 'responder' or 'error' (found: {found})",
+                f"give exactly one of {', '.join(first)} or {last} (found: {found})",
             )
         else:
             kind = given[0]
@@ -219,9 +239,11 @@ class StepReader(Generic[St]):
             problem = self.error_problem(value)
             if problem is not None:
                 self.refuse("error", name, f"'error': {problem}")
-        else:
+        elif kind == "result":
             value = self.result(index, name, value)
-        return self.make(index, name, kind, value, match)
+        else:
+            value = self.other_outcome(name, kind, value)
+        return self.make(index, name, kind, value, match, spec)
 
     def _mapping(self, raw: object) -> dict[Any, Any]:
         if not isinstance(raw, Mapping):

@@ -12,14 +12,15 @@ from typing import Any
 
 from agents_testing.core import (
     GroupEntry,
-    OutcomeKind,
     Part,
     StepReader,
     callable_problem,
     cycle_problem,
+    delay_problem,
     detach,
     exception_problem,
     ordinal,
+    safe_repr,
 )
 
 from .._errors import InvalidMCPStep, InvalidMCPStepReason
@@ -41,6 +42,7 @@ _REASONS: dict[Part, InvalidMCPStepReason] = {
     "result": "invalid_outcome",
     "value": "invalid_outcome",
     "group": "invalid_group",
+    "fault": "invalid_fault",
 }
 
 
@@ -70,6 +72,8 @@ class _Reader(StepReader[Step]):
     name_key = "tool"
     name_noun = "the tool"
     call_type = "MCPCall"
+    outcomes = ("result", "responder", "error", "crash")
+    extra_keys = ("delay",)
 
     def __init__(self, *, tools: Collection[str] | None, extra_checks: bool) -> None:
         super().__init__(extra_checks=extra_checks)
@@ -78,8 +82,20 @@ class _Reader(StepReader[Step]):
     def invalid(self, part: Part, index: int, name: str | None, detail: str) -> InvalidMCPStep:
         return invalid_step(_REASONS[part], index, name, detail)
 
-    def make(self, index: int, name: str, kind: OutcomeKind, value: Any, match: Any) -> Step:
-        return Step(index, name, kind, value, match)
+    def make(
+        self, index: int, name: str, kind: str, value: Any, match: Any, spec: dict[str, Any]
+    ) -> Step:
+        delay = spec.get("delay", 0.0)
+        problem = delay_problem(delay)
+        if problem is not None:
+            self.refuse("fault", name, f"'delay': {problem}")
+        return Step(index, name, kind, value, match, float(delay))
+
+    def other_outcome(self, name: str, kind: str, value: object) -> object:
+        if value is not True:  # the one other outcome: "crash"
+            detail = f"'crash' is True (the server dies mid-call), got {safe_repr(value, 40)}"
+            self.refuse("fault", name, detail)
+        return value
 
     def check_name(self, index: int, name: str) -> None:
         if not name:

@@ -25,6 +25,7 @@ __all__ = [
     "detach_send_event",
     "detach_settings",
     "is_model_event",
+    "own_deepcopy",
 ]
 
 MODEL_EVENT_TYPES: tuple[type, ...] = get_args(RealtimeModelEvent)
@@ -86,7 +87,7 @@ def _copied(value: T, name: str, wrap_errors: bool) -> T:
     raise original
 
 
-def _own_deepcopy(kind: type) -> bool:
+def own_deepcopy(kind: type) -> bool:
     """Whether ``kind`` defines ``__deepcopy__``: then that method makes every copy."""
     known = _OWN_DEEPCOPY.get(kind)
     if known is None:
@@ -123,7 +124,7 @@ def detach_send_event(
     kind = type(event)
     names = _FIELD_NAMES.get(kind)
     if names is None:
-        if not dataclasses.is_dataclass(event) or _own_deepcopy(kind):
+        if not dataclasses.is_dataclass(event) or own_deepcopy(kind):
             return _copied(event, kind.__name__, wrap_errors)
         names = tuple(field.name for field in dataclasses.fields(event) if field.init)
         _FIELD_NAMES[kind] = names
@@ -150,7 +151,7 @@ def detach_model_event(event: E, *, wrap_errors: bool = True) -> E:
     kind = type(event)
     names = _MODEL_FIELD_NAMES.get(kind)
     if names is None:
-        if not dataclasses.is_dataclass(event) or isinstance(event, type) or _own_deepcopy(kind):
+        if not dataclasses.is_dataclass(event) or isinstance(event, type) or own_deepcopy(kind):
             return _copied(event, kind.__name__, wrap_errors)
         names = tuple(field.name for field in dataclasses.fields(event))
         _MODEL_FIELD_NAMES[kind] = names

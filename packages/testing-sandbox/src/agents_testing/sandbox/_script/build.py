@@ -60,7 +60,9 @@ class _Reader(StepReader[Step]):
         reason, lead = _REFUSALS[part]
         return invalid_step(reason, index, name, detail, lead=lead)
 
-    def make(self, index: int, name: str, kind: OutcomeKind, value: Any, match: Any) -> Step:
+    def make(
+        self, index: int, name: str, kind: str, value: Any, match: Any, spec: dict[str, Any]
+    ) -> Step:
         return Step(index, name, kind, value, match, kind == "result" and holds_stream(value))
 
     def check_name(self, index: int, name: str) -> None:

@@ -1,0 +1,1 @@
+"""The virtual clock: asyncio time that passes at once, and the waits begun on it."""

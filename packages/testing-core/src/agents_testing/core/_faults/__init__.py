@@ -1,0 +1,1 @@
+"""Faults shared by every boundary: a schedule of calls and checked waits."""
