@@ -257,13 +257,7 @@ class ScriptedRealtimeModel(
         A send made by a listener while events are being delivered returns at once; the
         outer call waits for its events and raises its error.
         """
-        group = self._commit(event)
-        failure = None
-        if group is not None:
-            failure = group.error if group.done else await group.outcome()
-        failure = failure or self._deliveries.take_orphaned()
-        if failure is not None:
-            raise failure
+        await self._settle(self._commit(event))
 
     async def send_event_if(
         self, event: RealtimeModelSendEvent, send_if: Callable[[], bool]
@@ -277,13 +271,7 @@ class ScriptedRealtimeModel(
             raise disconnected("send", event, closed=self._closed)
         if not send_if():
             return False
-        group = self._commit(event)
-        failure = None
-        if group is not None:
-            failure = group.error if group.done else await group.outcome()
-        failure = failure or self._deliveries.take_orphaned()
-        if failure is not None:
-            raise failure
+        await self._settle(self._commit(event))
         return True
 
     async def close(self) -> None:
@@ -320,13 +308,7 @@ class ScriptedRealtimeModel(
             copies = checked_events(events, "emit")
         else:
             copies = tuple(detach_model_event(event, wrap_errors=False) for event in events)
-        group = self._deliveries.submit(copies, None, "emit()")
-        failure = None
-        if group is not None:
-            failure = group.error if group.done else await group.outcome()
-        failure = failure or self._deliveries.take_orphaned()
-        if failure is not None:
-            raise failure
+        await self._settle(self._deliveries.submit(copies, None, "emit()"))
 
     # -- inspection ----------------------------------------------------------------
 
@@ -397,6 +379,16 @@ class ScriptedRealtimeModel(
         return self._close_calls
 
     # -- internals -----------------------------------------------------------------
+
+    async def _settle(self, group: DeliveryGroup | None) -> None:
+        """Wait until ``group``'s events (if any) were delivered; raise the failure of its
+        delivery, or of a delivery no caller waits for any more."""
+        failure = None
+        if group is not None:
+            failure = group.error if group.done else await group.outcome()
+        failure = failure or self._deliveries.take_orphaned()
+        if failure is not None:
+            raise failure
 
     def _disconnect(self) -> None:
         self._connected = self._deliveries.open = False

@@ -15,6 +15,7 @@ from agents_testing.core import safe_repr
 from ._errors import conflicting_outcomes, invalid_step
 from ._events.detach import SEND_EVENT_TYPES, detach_model_event, detach_send_event
 from ._faults import FaultPlan, RealtimeFault, plan_faults
+from ._frozen import Frozen
 
 __all__ = [
     "CLASS",
@@ -106,7 +107,7 @@ def _event_repr(event: object) -> str:
     return f"{type(event).__name__}({fields})"
 
 
-class RealtimeStep:
+class RealtimeStep(Frozen):
     """Match one outgoing event, then emit incoming events or raise an error.
 
     ``expect`` is an exact ``RealtimeModelSendEvent`` (compared with ``==``), an event
@@ -166,19 +167,8 @@ class RealtimeStep:
         """The faults scripted on this step's delivery (empty without any)."""
         return self._faults
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"RealtimeStep is immutable; cannot set {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, RealtimeStep)
-        return (self._expect, self._emit, self.error, self._faults) == (
-            other._expect,
-            other._emit,
-            other.error,
-            other._faults,
-        )
+    def _value(self) -> tuple[Any, ...]:
+        return (self._expect, self._emit, self.error, self._faults)
 
     def __hash__(self) -> int:
         # Coarse but consistent with ==: equal steps have the same kind of expectation,

@@ -69,6 +69,15 @@ async def _call_responder(responder: Any, call: ModelCall, index: int) -> Any:
     )
 
 
+def _not_events(produced: object, index: int) -> Exception:
+    return invalid_step(
+        "invalid_stream_events",
+        index,
+        f"the stream_events factory returned {describe(produced)}; it must be an async "
+        f"generator of events or an async function returning a sequence of them.",
+    )
+
+
 async def strict_events(
     step: ModelStep, call: ModelCall, index: int, trace: GenerationTrace
 ) -> AsyncGenerator[TResponseStreamEvent, None]:
@@ -90,23 +99,13 @@ async def strict_events(
         with trace.current():
             produced = await produced
         if not isinstance(produced, Sequence) or isinstance(produced, (str, bytes)):
-            raise invalid_step(
-                "invalid_stream_events",
-                index,
-                f"the stream_events factory returned {describe(produced)}; it must be an "
-                f"async generator of events or an async function returning a sequence of them.",
-            )
+            raise _not_events(produced, index)
         for position, event in enumerate(produced):
             check_stream_event(event, position, index)
             yield event
         return
     if not hasattr(produced, "__aiter__"):
-        raise invalid_step(
-            "invalid_stream_events",
-            index,
-            f"the stream_events factory returned {describe(produced)}; it must be an "
-            f"async generator of events or an async function returning a sequence of them.",
-        )
+        raise _not_events(produced, index)
     with trace.current():
         iterator = produced.__aiter__()
     try:
