@@ -76,6 +76,7 @@ class ScriptedModel(Model):
         from ._default_usage import one_request
         from ._errors import invalid_argument
         from ._items.call_ids import CallIdAllocator
+        from ._request import ModelRequest
         from ._script.follow import ModelScript
         from ._script.validation import describe
 
@@ -98,6 +99,8 @@ class ScriptedModel(Model):
         if default_usage is not None:
             self._default_usage = _checked_default(default_usage, "default_usage")
         # The script engine, held rather than inherited: the class stays cheap to import.
+        # A call's arguments as one value; imported with the first model, not the class.
+        self._request: type[ModelRequest] = ModelRequest
         self._follow: ModelScript = ModelScript(self._noted(_normalize_all(steps, extra_checks)))
         self._calls: list[ModelCall] = []
         self._cache = SnapshotCache()
@@ -186,14 +189,10 @@ class ScriptedModel(Model):
     # -- the Model interface ---------------------------------------------------------
 
     def get_response(self, *args: Any, **kwargs: Any) -> Coroutine[Any, Any, ModelResponse]:
-        from ._request import ModelRequest
-
-        return self._respond(ModelRequest(*args, **kwargs))
+        return self._respond(self._request(*args, **kwargs))
 
     def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[TResponseStreamEvent]:
-        from ._request import ModelRequest
-
-        return self._stream(ModelRequest(*args, **kwargs))
+        return self._stream(self._request(*args, **kwargs))
 
     async def _respond(self, request: ModelRequest) -> ModelResponse:
         call, index = self._record(request, streamed=False)

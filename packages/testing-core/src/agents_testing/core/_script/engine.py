@@ -198,7 +198,7 @@ class ScriptedDouble(Generic[S, C, P]):
         if entries and not isinstance(head := entries[0], Entry):
             if head.target != target:
                 self._fail(self._unexpected(call, (head,), False))
-            if self._accepts(head, call):
+            if head.match is None or self._accepts(head, call):
                 entries.popleft()
                 script._consumed += 1
                 return head
