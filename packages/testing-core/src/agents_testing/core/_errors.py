@@ -1,18 +1,32 @@
 """Error bases shared by every boundary.
 
-Each boundary defines its own base (``ModelScriptError``, ``SandboxScriptError``, ...)
-and concrete errors that also inherit one of the kind bases below, so tooling can
-treat "a step was left over" the same way for every double. Index fields are 0-based;
+Each boundary defines its own base on :class:`BoundaryError` (``ModelScriptError``,
+``SandboxScriptError``, ...) and concrete errors that also inherit one of the kind bases
+below, so tooling can treat "a step was left over" the same way for every double. A
+concrete error is built as ``Error(message, *, field=value, ...)``: it declares its
+fields as annotations under :func:`error_fields`, which writes the constructor, and it
+pickles and copies as its message and those fields. Index fields are 0-based;
 human-readable messages count from 1 (see :func:`ordinal`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
-from typing import Any, ClassVar
+from dataclasses import InitVar, dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+if TYPE_CHECKING:
+    from typing_extensions import dataclass_transform
+else:
+
+    def dataclass_transform(**options: object) -> Callable[[Any], Any]:
+        return lambda function: function
+
 
 __all__ = [
     "AgentsTestingError",
+    "BoundaryError",
     "IncompatibleOpenAIClient",
     "InvalidStepError",
     "ModelRequestBlocked",
@@ -21,8 +35,11 @@ __all__ = [
     "UncopyableValue",
     "UnexpectedCallError",
     "UnsnapshottableValue",
+    "error_fields",
     "ordinal",
 ]
+
+E = TypeVar("E", bound=type)
 
 
 def ordinal(index: int) -> int:
@@ -34,8 +51,8 @@ class AgentsTestingError(Exception):
     """Base of every error raised by an agents-testing double.
 
     An error built as ``Error(message, *, field=value, ...)``, as the SDK's own testing
-    errors are, names those keyword fields in ``_keyword_fields``: it then pickles and
-    copies as its message and those fields.
+    errors are, names those keyword fields in ``_keyword_fields`` (:func:`error_fields`
+    does): it then pickles and copies as its message and those fields.
     """
 
     _keyword_fields: ClassVar[tuple[str, ...]] = ()
@@ -54,15 +71,52 @@ def _rebuild(
     return kind(message, **fields)
 
 
-class InvalidStepError(AgentsTestingError):
+@dataclass(eq=False, repr=False)
+class BoundaryError(AgentsTestingError):
+    """Base of each boundary's own error base (``SandboxScriptError``, ...).
+
+    Made with the message alone, or, in a subclass under :func:`error_fields`, with the
+    message and the subclass's fields as keywords. A subclass that works something out
+    from its fields does so in ``__post_init__(self, message)``, after calling
+    ``super().__post_init__(message)``.
+    """
+
+    message: InitVar[str]
+
+    def __post_init__(self, message: str) -> None:
+        super().__init__(message)
+
+
+@dataclass_transform(kw_only_default=True, eq_default=False, field_specifiers=(dataclasses.field,))
+def error_fields(cls: E) -> E:
+    """Give a :class:`BoundaryError` subclass the constructor of its annotated fields.
+
+    ``Error(message, *, field=value, ...)``: each annotation of the class body is a
+    keyword field (with its default when it has one); it is set on the error, and the
+    error pickles and copies as its message and its fields. Equality, hashing and
+    ``repr`` stay the exception's own.
+    """
+    made: Any = dataclass(kw_only=True, eq=False, repr=False)(cls)
+    made._keyword_fields = tuple(item.name for item in dataclasses.fields(made) if item.init)
+    return cls
+
+
+@error_fields
+class InvalidStepError(BoundaryError):
     """A scripted step was malformed and rejected before it was queued.
 
-    Concrete subclasses set ``reason`` (a machine-readable string) and
-    ``input_index`` (0-based position in the sequence the test passed).
+    ``reason`` is a machine-readable string (each boundary lists its own), ``input_index``
+    the 0-based position of the step in the sequence the test passed and ``detail`` what
+    is wrong (the message when not given).
     """
 
     reason: str
     input_index: int
+    detail: str = ""
+
+    def __post_init__(self, message: str) -> None:
+        super().__post_init__(message)
+        self.detail = self.detail or message
 
 
 class UnexpectedCallError(AgentsTestingError):

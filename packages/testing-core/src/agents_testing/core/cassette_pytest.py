@@ -3,10 +3,11 @@
 A plugin module of its own, loaded by the boundary plugins (``pytest_plugins``), so the
 options and marker exist once however many boundaries are installed. A boundary plugin
 registers its fixture with :func:`register_cassette_fixture`, reads the settings of a
-test with :meth:`CassetteOptions.for_item` and calls :func:`finish_cassette` at
-teardown. The record mode is ``none`` unless asked otherwise, and ``none`` under CI
-unless ``--agents-record-in-ci`` says to record there (a warning says when CI overrides
-an explicit mode). Two tests that would share one cassette file fail, naming each other.
+test with :meth:`CassetteOptions.for_item`, gives the test a :class:`CassetteUse` and
+calls :func:`finish_cassette` at teardown. The record mode is ``none`` unless asked
+otherwise, and ``none`` under CI unless ``--agents-record-in-ci`` says to record there
+(a warning says when CI overrides an explicit mode). Two tests that would share one
+cassette file fail, naming each other.
 
 PYTEST_DONT_REWRITE: the boundary plugins import this module before pytest registers it
 as a plugin, and it holds no assertions, so it asks pytest not to rewrite it (a
@@ -16,9 +17,10 @@ as a plugin, and it holds no assertions, so it asks pytest not to rewrite it (a
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import pytest
 
@@ -30,16 +32,19 @@ from ._cassette.modes import (
     records,
     resolve_record_mode,
 )
+from ._cassette.use import CassetteUse
 from .pytest_support import CALL_REPORT, blocks_model_requests
 
 __all__ = [
     "CASSETTE_MARKER",
     "CassetteFixture",
     "CassetteOptions",
+    "CassetteUse",
     "body_passed",
     "default_path",
     "finish_cassette",
     "register_cassette_fixture",
+    "use_cassette",
 ]
 
 CASSETTE_MARKER = "agents_cassette"
@@ -280,6 +285,9 @@ class CassetteFixture(Protocol):
     def replaying(self) -> _Checkable | None: ...
 
 
+F = TypeVar("F", bound=CassetteFixture)
+
+
 def finish_cassette(item: pytest.Item, fixture: CassetteFixture) -> None:
     """At teardown of a passed test: save a recording, or check the replay was used up.
 
@@ -299,3 +307,15 @@ def finish_cassette(item: pytest.Item, fixture: CassetteFixture) -> None:
             fixture.replaying.assert_complete()
     except AgentsTestingError as error:
         raise_at(error, function_site(getattr(item, "obj", None)))
+
+
+def use_cassette(
+    request: pytest.FixtureRequest, boundary: str, make: Callable[[CassetteOptions], F]
+) -> Iterator[F]:
+    """The body of a boundary's ``*_cassette`` fixture: ``make(options)`` of the test's
+    cassette settings, saved or checked when the test has passed."""
+    __tracebackhide__ = True
+    assert isinstance(request.node, pytest.Item)
+    fixture = make(CassetteOptions.for_item(request.node, boundary))
+    yield fixture
+    finish_cassette(request.node, fixture)

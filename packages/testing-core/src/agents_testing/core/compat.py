@@ -6,8 +6,9 @@ that supporting a new SDK release means editing one file.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 __all__ = [
     "MINIMUM_SDK",
@@ -76,18 +77,27 @@ def model_interfaces() -> tuple[tuple[type, tuple[str, ...]], ...]:
     Interfaces whose module cannot be imported (the realtime or voice extra is missing)
     are left out: nothing in that environment can implement them.
     """
+    return tuple(_installed_classes(_MODEL_INTERFACES))
+
+
+_Extra = TypeVar("_Extra")
+
+
+def _installed_classes(
+    table: Iterable[tuple[str, str, _Extra]],
+) -> Iterator[tuple[type, _Extra]]:
+    """The classes of ``table`` (module, class name, what goes with it) that the installed
+    SDK has, each with what goes with it."""
     from importlib import import_module
 
-    found: list[tuple[type, tuple[str, ...]]] = []
-    for module_name, class_name, methods in _MODEL_INTERFACES:
+    for module_name, class_name, extra in table:
         try:
             module = import_module(module_name)
         except ImportError:
             continue
         cls = getattr(module, class_name, None)
         if isinstance(cls, type):
-            found.append((cls, methods))
-    return tuple(found)
+            yield cls, extra
 
 
 def is_provider_model(cls: type) -> bool:
@@ -162,18 +172,11 @@ _PROVIDER_CLIENT_FACTORIES: tuple[tuple[str, str, str], ...] = (
 @lru_cache(maxsize=1)
 def provider_client_factories() -> tuple[tuple[type, str], ...]:
     """The SDK's model providers with the method that makes their default OpenAI client."""
-    from importlib import import_module
-
-    found: list[tuple[type, str]] = []
-    for module_name, class_name, method in _PROVIDER_CLIENT_FACTORIES:
-        try:
-            module = import_module(module_name)
-        except ImportError:
-            continue
-        cls = getattr(module, class_name, None)
-        if isinstance(cls, type) and method in vars(cls):
-            found.append((cls, method))
-    return tuple(found)
+    return tuple(
+        (cls, method)
+        for cls, method in _installed_classes(_PROVIDER_CLIENT_FACTORIES)
+        if method in vars(cls)
+    )
 
 
 def trace_exporter_class() -> type:

@@ -89,21 +89,22 @@ def json_path(segments: Sequence[str | int]) -> str:
 
 def json_type(value: Any) -> str:
     """The JSON type name of a decoded JSON value (``integer`` for whole numbers)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
+    for kind, name in _JSON_TYPES:
+        if isinstance(value, kind):
+            return name
     return type(value).__name__
+
+
+# In this order: a bool is an int too.
+_JSON_TYPES: tuple[tuple[type, str], ...] = (
+    (type(None), "null"),
+    (bool, "boolean"),
+    (int, "integer"),
+    (float, "number"),
+    (str, "string"),
+    (list, "array"),
+    (dict, "object"),
+)
 
 
 def first_violation(value: Any, schema: Any) -> SchemaViolation | None:

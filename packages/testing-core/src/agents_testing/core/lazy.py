@@ -2,10 +2,11 @@
 nothing until one of its names is used.
 
 Public API for the boundary packages: each boundary's ``__init__`` maps its public
-names to the private modules that define them with :func:`lazy_exports`; the SDK is
-imported only when the first name is asked for. Exported classes and functions report
-the package as their ``__module__`` (see :func:`publish`), so tracebacks, ``repr()`` and
-pickles show ``agents_testing.model.UnexpectedModelCall``, never a private module.
+names to the private modules that define them with :func:`serve_lazily` (core's own with
+:func:`lazy_exports`); the SDK is imported only when the first name is asked for.
+Exported classes and functions report the package as their ``__module__`` (see
+:func:`publish`), so tracebacks, ``repr()`` and pickles show
+``agents_testing.model.UnexpectedModelCall``, never a private module.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-__all__ = ["lazy_exports", "publish", "publish_module"]
+__all__ = ["lazy_exports", "publish", "publish_module", "serve_lazily"]
 
 
 def publish(package: str, objects: Iterable[object]) -> None:
@@ -87,3 +88,15 @@ def lazy_exports(
         return sorted(set(namespace) | set(exports))
 
     return __getattr__, __dir__
+
+
+def serve_lazily(package: str, exports: Mapping[str, str]) -> None:
+    """Give the package being imported the ``__getattr__`` and ``__dir__`` of
+    :func:`lazy_exports` (name -> ``.module``).
+
+    Call it at the end of a package ``__init__``, ``serve_lazily(__name__, {...})``. The
+    functions are set on the module, not assigned in its source: type checkers see only
+    the names the package imports under ``TYPE_CHECKING``, and flag any other.
+    """
+    namespace = vars(sys.modules[package])
+    namespace["__getattr__"], namespace["__dir__"] = lazy_exports(package, namespace, exports)

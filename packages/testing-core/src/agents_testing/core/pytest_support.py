@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import TracebackType
-from typing import TYPE_CHECKING, ParamSpec, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 import pytest
 
@@ -119,12 +118,7 @@ class ScriptedDoubles:
             set_tracing_disabled(True)
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         __tracebackhide__ = True
         if self._tracing is not None:
             self._tracing.restore()
@@ -152,6 +146,45 @@ class ScriptedDoubles:
         make.__doc__ = factory.__doc__
         make.__wrapped__ = factory  # type: ignore[attr-defined]
         return make
+
+    def checked(self, fixture: str, factory: Callable[..., D], **defaults: Any) -> Callable[..., D]:
+        """:meth:`track` for a boundary fixture: ``factory``'s doubles, with the test's checks.
+
+        An argument of ``factory`` named for a marker option (``extra_checks``,
+        ``check_tool_calls``) that the call leaves out or passes as ``None`` takes the
+        test's setting (on unless ``@pytest.mark.agents_testing`` says otherwise);
+        ``defaults`` are the fixture's own defaults for other arguments
+        (``stream_all_items=True``). ``inspect.signature`` shows the fixture's defaults.
+        """
+        import inspect
+
+        signature = inspect.signature(factory)
+        marked = {
+            name: getattr(self.options, name)
+            for name in ("extra_checks", "check_tool_calls")
+            if name in signature.parameters
+        }
+
+        def make(*args: Any, **kwargs: Any) -> D:
+            for name, value in defaults.items():
+                kwargs.setdefault(name, value)
+            for name, value in marked.items():
+                if kwargs.get(name) is None:
+                    kwargs[name] = value
+            return factory(*args, **kwargs)
+
+        make.__signature__ = signature.replace(  # type: ignore[attr-defined]
+            parameters=[
+                parameter.replace(default=None)
+                if parameter.name in marked
+                else parameter.replace(default=defaults[parameter.name])
+                if parameter.name in defaults
+                else parameter
+                for parameter in signature.parameters.values()
+            ]
+        )
+        make.__doc__ = factory.__doc__
+        return self.track(fixture, make)
 
     def unconsumed(self) -> list[tuple[str, UnconsumedStepsError]]:
         """Each double whose script has steps left, with the error it reports."""

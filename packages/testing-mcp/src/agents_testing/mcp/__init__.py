@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agents_testing.core.lazy import lazy_exports
+from agents_testing.core.lazy import serve_lazily
 
 if TYPE_CHECKING:
     from agents_testing.core import any_order, to_snapshot
@@ -79,38 +79,36 @@ __all__ = [
 
 # Names are imported on first use, so that loading the package (as a pytest plugin, for
 # one) does not import the SDK or mcp.
-if not TYPE_CHECKING:
-    __getattr__, __dir__ = lazy_exports(
-        __name__,
-        globals(),
-        {
-            "InvalidMCPArgument": "._errors",
-            "InvalidMCPStep": "._errors",
-            "MCPCall": "._call",
-            "MCPCallMatcherError": "._errors",
-            "MCPCallMismatch": "._cassette.errors",
-            "MCPCassette": "._cassette.cassette",
-            "MCPRequest": "._call",
-            "MCPSchemaViolation": "._errors",
-            "MCPScriptError": "._errors",
-            "MCPStepSpec": "._spec",
-            "ReplayedMCPError": "._cassette.errors",
-            "ScriptedMCPServer": "._server",
-            "ScriptedMCPServerFactory": "._factory",
-            "ScriptedPrompt": "._listing.definitions",
-            "ScriptedResource": "._listing.definitions",
-            "UnconsumedMCPSteps": "._errors",
-            "UnexpectedMCPCall": "._errors",
-            "any_order": "agents_testing.core",
-            "error_result": "._results.builders",
-            "image_result": "._results.builders",
-            "json_result": "._results.builders",
-            "mcp_error": "._results.builders",
-            "mcp_prompt": "._listing.definitions",
-            "mcp_resource": "._listing.definitions",
-            "mcp_tool": "._listing.definitions",
-            "text_result": "._results.builders",
-            "to_snapshot": "agents_testing.core",
-            "tool_result": "._results.builders",
-        },
-    )
+serve_lazily(
+    __name__,
+    {
+        "InvalidMCPArgument": "._errors",
+        "InvalidMCPStep": "._errors",
+        "MCPCall": "._call",
+        "MCPCallMatcherError": "._errors",
+        "MCPCallMismatch": "._cassette.errors",
+        "MCPCassette": "._cassette.cassette",
+        "MCPRequest": "._call",
+        "MCPSchemaViolation": "._errors",
+        "MCPScriptError": "._errors",
+        "MCPStepSpec": "._spec",
+        "ReplayedMCPError": "._cassette.errors",
+        "ScriptedMCPServer": "._server",
+        "ScriptedMCPServerFactory": "._factory",
+        "ScriptedPrompt": "._listing.definitions",
+        "ScriptedResource": "._listing.definitions",
+        "UnconsumedMCPSteps": "._errors",
+        "UnexpectedMCPCall": "._errors",
+        "any_order": "agents_testing.core",
+        "error_result": "._results.builders",
+        "image_result": "._results.builders",
+        "json_result": "._results.builders",
+        "mcp_error": "._results.builders",
+        "mcp_prompt": "._listing.definitions",
+        "mcp_resource": "._listing.definitions",
+        "mcp_tool": "._listing.definitions",
+        "text_result": "._results.builders",
+        "to_snapshot": "agents_testing.core",
+        "tool_result": "._results.builders",
+    },
+)

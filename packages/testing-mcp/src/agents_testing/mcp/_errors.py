@@ -3,21 +3,17 @@
 Every error inherits :class:`MCPScriptError` and one of the core kind bases, so a test can
 catch "any MCP script problem" or "any leftover step of any double". Each takes its
 message first and its fields as keywords, ``UnexpectedMCPCall(message, *, call=...,
-call_index=...)``. Index fields are 0-based; messages count calls and steps from 1 and
-never show argument values or results (they may hold secrets): they name tools and
-numbers only, and the values are on the error's fields.
+call_index=...)``, and pickles as them. Index fields are 0-based; messages count calls
+and steps from 1 and never show argument values or results (they may hold secrets): they
+name tools and numbers only, and the values are on the error's fields.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
-from agents_testing.core import (
-    AgentsTestingError,
-    InvalidStepError,
-    UnconsumedStepsError,
-    UnexpectedCallError,
-)
+from agents_testing.core import InvalidStepError, UnconsumedStepsError, UnexpectedCallError
+from agents_testing.core.errors import BoundaryError, error_fields
 
 if TYPE_CHECKING:
     from ._call import MCPCall
@@ -47,31 +43,11 @@ InvalidMCPStepReason = Literal[
 SchemaName = Literal["inputSchema", "outputSchema"]
 
 
-def _rebuild(kind: type[MCPScriptError], message: str, fields: dict[str, Any]) -> MCPScriptError:
-    return kind(message, **fields)
+class MCPScriptError(BoundaryError):
+    """Base of every error raised by the MCP boundary's doubles."""
 
 
-class MCPScriptError(AgentsTestingError):
-    """Base of every error raised by the MCP boundary's doubles.
-
-    Subclasses keep their keyword fields in ``_fields`` so that they pickle as they are.
-    """
-
-    _fields: dict[str, Any]
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self._fields = {}
-
-    def _keep(self, **fields: Any) -> None:
-        self._fields = fields
-        for name, value in fields.items():
-            setattr(self, name, value)
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild, (type(self), str(self), dict(self._fields)))
-
-
+@error_fields
 class InvalidMCPStep(MCPScriptError, InvalidStepError):
     """An MCP step was malformed; it was rejected when the server was made (or, for a
     responder's result or a matcher that returns an awaitable, at the call that used it).
@@ -82,23 +58,10 @@ class InvalidMCPStep(MCPScriptError, InvalidStepError):
     """
 
     reason: InvalidMCPStepReason
-    input_index: int
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        reason: InvalidMCPStepReason,
-        input_index: int,
-        tool: str | None = None,
-        detail: str = "",
-    ) -> None:
-        super().__init__(message)
-        self.tool: str | None
-        self.detail: str
-        self._keep(reason=reason, input_index=input_index, tool=tool, detail=detail)
+    tool: str | None = None
 
 
+@error_fields
 class UnexpectedMCPCall(MCPScriptError, UnexpectedCallError):
     """The workflow called a tool that the next step does not script, or called one after
     the script ran out (``expected_tool`` is then ``None``).
@@ -109,34 +72,18 @@ class UnexpectedMCPCall(MCPScriptError, UnexpectedCallError):
     group, ``group_tools`` lists the tools of its pending members. Nothing is consumed.
     """
 
-    remaining_steps: int
+    call: MCPCall
+    call_index: int
+    expected_tool: str | None
+    pending_steps: tuple[MCPStepSpec, ...] = ()
+    group_tools: tuple[str, ...] = ()
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        call: MCPCall,
-        call_index: int,
-        expected_tool: str | None,
-        pending_steps: tuple[MCPStepSpec, ...] = (),
-        group_tools: tuple[str, ...] = (),
-    ) -> None:
-        super().__init__(message)
-        self.call: MCPCall
-        self.call_index: int
-        self.expected_tool: str | None
-        self.pending_steps: tuple[MCPStepSpec, ...]
-        self.group_tools: tuple[str, ...]
-        self._keep(
-            call=call,
-            call_index=call_index,
-            expected_tool=expected_tool,
-            pending_steps=pending_steps,
-            group_tools=group_tools,
-        )
-        self.remaining_steps = len(pending_steps)
+    def __post_init__(self, message: str) -> None:
+        super().__post_init__(message)
+        self.remaining_steps: int = len(self.pending_steps)
 
 
+@error_fields
 class MCPCallMatcherError(MCPScriptError, UnexpectedCallError):
     """The pending step's ``match`` rejected a call (returned ``False``, or its argument
     mapping differs from the call's arguments). The step stays pending.
@@ -148,31 +95,14 @@ class MCPCallMatcherError(MCPScriptError, UnexpectedCallError):
     that raises propagates its own exception instead, and also leaves the step pending.
     """
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        call: MCPCall,
-        call_index: int,
-        tool: str,
-        input_index: int,
-        group_members: int = 0,
-    ) -> None:
-        super().__init__(message)
-        self.call: MCPCall
-        self.call_index: int
-        self.tool: str
-        self.input_index: int
-        self.group_members: int
-        self._keep(
-            call=call,
-            call_index=call_index,
-            tool=tool,
-            input_index=input_index,
-            group_members=group_members,
-        )
+    call: MCPCall
+    call_index: int
+    tool: str
+    input_index: int
+    group_members: int = 0
 
 
+@error_fields
 class UnconsumedMCPSteps(MCPScriptError, UnconsumedStepsError):
     """``assert_complete()`` found MCP steps that the workflow never used.
 
@@ -180,19 +110,15 @@ class UnconsumedMCPSteps(MCPScriptError, UnconsumedStepsError):
     dicts) in script order and ``pending_tools`` their tool names.
     """
 
-    remaining_steps: int
     pending_steps: tuple[MCPStepSpec, ...]
 
-    def __init__(self, message: str, *, pending_steps: tuple[MCPStepSpec, ...]) -> None:
-        super().__init__(message)
-        self._keep(pending_steps=pending_steps)
-        self._set_pending_steps(pending_steps)
-        self.pending_tools: tuple[str, ...] = tuple(step["tool"] for step in pending_steps)
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return MCPScriptError.__reduce__(self)
+    def __post_init__(self, message: str) -> None:
+        super().__post_init__(message)
+        self._set_pending_steps(self.pending_steps)
+        self.pending_tools: tuple[str, ...] = tuple(step["tool"] for step in self.pending_steps)
 
 
+@error_fields
 class MCPSchemaViolation(MCPScriptError, UnexpectedCallError):
     """A call's arguments break the tool's ``inputSchema``, or the result a step gave for it
     breaks the tool's ``outputSchema`` (checked with ``extra_checks=True``).
@@ -206,40 +132,17 @@ class MCPSchemaViolation(MCPScriptError, UnexpectedCallError):
     argument check, made before any step is used).
     """
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        call: MCPCall,
-        call_index: int,
-        tool: str,
-        schema: SchemaName,
-        path: str,
-        rule: str,
-        detail: str = "",
-        input_index: int | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.call: MCPCall
-        self.call_index: int
-        self.tool: str
-        self.schema: SchemaName
-        self.path: str
-        self.rule: str
-        self.detail: str
-        self.input_index: int | None
-        self._keep(
-            call=call,
-            call_index=call_index,
-            tool=tool,
-            schema=schema,
-            path=path,
-            rule=rule,
-            detail=detail,
-            input_index=input_index,
-        )
+    call: MCPCall
+    call_index: int
+    tool: str
+    schema: SchemaName
+    path: str
+    rule: str
+    detail: str = ""
+    input_index: int | None = None
 
 
+@error_fields
 class InvalidMCPArgument(MCPScriptError, TypeError):
     """An argument of the wrong type or shape, given to the scripted server, a builder or a
     server method; nothing was recorded or consumed.
@@ -248,12 +151,9 @@ class InvalidMCPArgument(MCPScriptError, TypeError):
     says what it must be and ``got`` what it was. It is also a ``TypeError``.
     """
 
-    def __init__(self, message: str, *, argument: str, expected: str, got: str) -> None:
-        super().__init__(message)
-        self.argument: str
-        self.expected: str
-        self.got: str
-        self._keep(argument=argument, expected=expected, got=got)
+    argument: str
+    expected: str
+    got: str
 
 
 # Public names show the package, however this module was first imported.

@@ -10,27 +10,25 @@ process, connection or protocol behind it.
 from __future__ import annotations
 
 import asyncio
-import inspect
 from collections.abc import Callable, Iterable, Mapping
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, Literal
 
 from agents.mcp import MCPServer
 
 from agents_testing.core import (
     AnyOrder,
-    StepScript,
+    ReadOnly,
+    ScriptedDouble,
     compat,
     detach,
     exception_problem,
+    fresh_error,
     scripted_wait,
 )
 
 from ._call import MCPCall, MCPRequest, copy_call, readonly
-from ._errors import (
-    InvalidMCPArgument,
-    MCPScriptError,
-)
+from ._errors import InvalidMCPArgument, InvalidMCPStepReason, MCPScriptError
 from ._faults import closed_session_error, connection_closed, request_timeout, timeout_problem
 from ._listing import serve
 from ._listing.definitions import (
@@ -72,7 +70,7 @@ _UNSET: Any = object()
 StepInput = MCPStepSpec | AnyOrder[MCPStepSpec]
 
 
-class ScriptedMCPServer(MCPServer):
+class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
     """An MCP server whose tools, prompts and resources are listed from definitions and
     whose tool calls are answered by scripted steps, in one FIFO order.
 
@@ -90,6 +88,9 @@ class ScriptedMCPServer(MCPServer):
     ``client_session_timeout_seconds`` fails a call that takes longer, as the SDK's
     servers' client sessions do. The errors are the installed ``mcp`` client's.
     """
+
+    _call_type = "MCPCall"
+    _errors = (MCPScriptError,)
 
     def __init__(
         self,
@@ -184,8 +185,10 @@ class ScriptedMCPServer(MCPServer):
         self._resources: tuple[ScriptedResource, ...] = read_resources(resources)
         self._templates = read_resource_templates(resource_templates)
         known = frozenset(self._by_name) if extra_checks else None
-        self._script: StepScript[Step] = StepScript(
-            build_steps(steps, tools=known, extra_checks=extra_checks)
+        self._start_script(
+            build_steps(steps, tools=known, extra_checks=extra_checks),
+            remembers=extra_checks,
+            checks_calls=True,
         )
         self._connect_error = connect_error
         self._connected = False
@@ -197,30 +200,21 @@ class ScriptedMCPServer(MCPServer):
         self._cache_dirty = True
         self._calls: list[MCPCall] = []
         self._requests: list[MCPRequest] = []
-        self._violation: MCPScriptError | None = None
         # Set by a cassette replay, whose steps are outcomes after the retries.
         self._retries_recorded = False
 
     # --- inspection -----------------------------------------------------------------
 
-    @property
-    def name(self) -> str:
-        return self._name
-
-    @property
-    def connected(self) -> bool:
-        """Whether ``connect()`` succeeded and ``cleanup()`` has not run since."""
-        return self._connected
-
-    @property
-    def crashed(self) -> bool:
-        """Whether a scripted crash killed the server and it was not connected since."""
-        return self._crashed
-
-    @property
-    def connect_calls(self) -> int:
-        """How many times ``connect()`` was called, failed attempts included."""
-        return self._connects
+    name = ReadOnly[str]("_name")
+    connected = ReadOnly[bool](
+        "_connected", "Whether ``connect()`` succeeded and ``cleanup()`` has not run since."
+    )
+    crashed = ReadOnly[bool](
+        "_crashed", "Whether a scripted crash killed the server and it was not connected since."
+    )
+    connect_calls = ReadOnly[int](
+        "_connects", "How many times ``connect()`` was called, failed attempts included."
+    )
 
     @property
     def calls(self) -> tuple[MCPCall, ...]:
@@ -236,20 +230,6 @@ class ScriptedMCPServer(MCPServer):
             for request in self._requests
         )
 
-    def __agents_testing_snapshot__(self) -> object:
-        """What ``to_snapshot`` records of the server: its tool calls."""
-        return self.calls
-
-    @property
-    def remaining_steps(self) -> int:
-        """How many scripted steps are not yet consumed."""
-        return len(self._script)
-
-    @property
-    def pending_steps(self) -> tuple[MCPStepSpec, ...]:
-        """The steps not yet consumed, in script order, as step dicts built on each access."""
-        return tuple(step.spec() for step in self._script)
-
     @property
     def cached_tools(self) -> list[Tool] | None:
         """Copies of the last tool listing the server fetched, or None before the first."""
@@ -258,17 +238,6 @@ class ScriptedMCPServer(MCPServer):
     def invalidate_tools_cache(self) -> None:
         """Make the next ``list_tools()`` fetch the listing again (with ``cache_tools_list``)."""
         self._cache_dirty = True
-
-    def assert_complete(self) -> None:
-        """Raise ``UnconsumedMCPSteps`` when steps are left.
-
-        With ``extra_checks=True``, first raise the first script violation of the run: the
-        SDK turns an error from ``call_tool`` into a message for the model, so a violation
-        may not have stopped the run.
-        """
-        if self.extra_checks and self._violation is not None:
-            raise self._violation
-        self._script.assert_complete(unconsumed_steps)
 
     # --- lifecycle ----------------------------------------------------------------------
 
@@ -433,7 +402,7 @@ class ScriptedMCPServer(MCPServer):
             found = argument_violation(tool, kept_arguments)
             if found is not None:
                 self._fail(schema_error(call, tool_name, "inputSchema", found, None))
-        step = self._take(call)
+        step = self._take(call, tool_name)
         # Consumed synchronously above, before any await: concurrent tool calls consume
         # steps in the order the runner starts them.
         if step.delay:
@@ -442,29 +411,19 @@ class ScriptedMCPServer(MCPServer):
             self._crashed = True
             raise connection_closed()
         if step.kind == "error":
-            error = step.value
-            raise error() if isinstance(error, type) else error
+            raise fresh_error(step.value)
         if step.kind == "result":
             result = fresh_result(step.value)
         else:
-            result = await self._respond(step, call)
+            result = await self._respond_result(step, call)
         if self.extra_checks and tool is not None:
             found = result_violation(tool, result)
             if found is not None:
                 self._fail(schema_error(call, tool_name, "outputSchema", found, step.input_index))
         return result
 
-    async def _respond(self, step: Step, call: MCPCall) -> CallToolResult:
-        responder: Callable[[MCPCall], Any] = step.value
-        try:
-            value = responder(copy_call(call))
-        except TypeError as error:
-            if "responder" not in step.unchecked:
-                raise
-            detail = "'responder' could not be called with the MCPCall"
-            self._fail(invalid_step("invalid_outcome", step.input_index, step.tool, detail), error)
-        if inspect.isawaitable(value):
-            value = await value
+    async def _respond_result(self, step: Step, call: MCPCall) -> CallToolResult:
+        value = await self._call_responder(step, call, step.value)
         result, problem = coerce_result(value)
         if problem is None and self.extra_checks:
             problem = result_cycle(result)
@@ -473,74 +432,42 @@ class ScriptedMCPServer(MCPServer):
                 invalid_step(
                     "invalid_outcome",
                     step.input_index,
-                    step.tool,
+                    step.target,
                     f"the responder's value is not a result: {problem}",
                 )
             )
         return result
 
-    def _take(self, call: MCPCall) -> Step:
-        candidates = self._script.candidates()
-        grouped = self._script.in_group()
-        same_tool = [step for step in candidates if step.tool == call.tool]
-        if not same_tool:
-            expected = candidates[0].tool if candidates else None
-            self._fail(
-                unexpected_call(
-                    call,
-                    expected,
-                    self.pending_steps,
-                    tuple(step.tool for step in candidates) if grouped else (),
-                )
-            )
-        # In a group, the first pending member for the tool whose matcher accepts the call
-        # answers it; outside one, there is only the head.
-        for step in same_tool:
-            if self._accepts(step, call):
-                self._script.take_candidate(step)
-                return step
-        self._fail(rejected_call(call, same_tool[0].input_index, len(same_tool) if grouped else 0))
+    # --- the step script --------------------------------------------------------------
 
-    def _accepts(self, step: Step, call: MCPCall) -> bool:
-        match = step.match
-        if match is None:
-            return True
-        if isinstance(match, Mapping):
-            return dict(call.arguments or {}) == match
-        # A matcher's own exception propagates as it is and leaves the step pending.
-        try:
-            verdict = match(copy_call(call))
-        except MCPScriptError as error:
-            # One of ours (a cassette's request diff): remembered like any violation.
-            if self._violation is None:
-                self._violation = error
-            raise
-        except TypeError as error:
-            if "match" not in step.unchecked:
-                raise
-            detail = "'match' could not be called with the MCPCall"
-            self._fail(invalid_step("invalid_matcher", step.input_index, step.tool, detail), error)
-        if inspect.isawaitable(verdict):
-            close = getattr(verdict, "close", None)
-            if callable(close):
-                close()  # never awaited: closing it avoids a "never awaited" warning
-            self._fail(
-                invalid_step(
-                    "invalid_matcher",
-                    step.input_index,
-                    step.tool,
-                    "'match' returned an awaitable; a matcher must answer at once",
-                )
-            )
-        # Only False rejects: any other value (None, 0, an array) accepts the call.
-        return verdict is not False
+    def _spec(self, step: Step) -> MCPStepSpec:
+        return step.spec()  # type: ignore[no-any-return]
 
-    def _fail(self, error: MCPScriptError, cause: BaseException | None = None) -> NoReturn:
-        if self._violation is None:
-            self._violation = error
-        if cause is not None:
-            raise error from cause
-        raise error
+    def _unconsumed(self, pending: tuple[Step, ...]) -> BaseException:
+        return unconsumed_steps(pending)
+
+    def _unexpected(
+        self, call: MCPCall, candidates: tuple[Step, ...], grouped: bool
+    ) -> BaseException:
+        expected = candidates[0].target if candidates else None
+        tools = tuple(step.target for step in candidates) if grouped else ()
+        return unexpected_call(call, expected, self.pending_steps, tools)
+
+    def _rejected(self, call: MCPCall, same: tuple[Step, ...], grouped: bool) -> BaseException:
+        return rejected_call(call, same[0].input_index, len(same) if grouped else 0)
+
+    def _malformed(
+        self, step: Step, role: Literal["match", "responder"], detail: str
+    ) -> BaseException:
+        reason: InvalidMCPStepReason = "invalid_matcher" if role == "match" else "invalid_outcome"
+        return invalid_step(reason, step.input_index, step.target, detail)
+
+    def _handed(self, call: MCPCall) -> MCPCall:
+        return copy_call(call)
+
+    def _matches_value(self, match: Any, call: MCPCall) -> bool:
+        # A mapping matcher: the call's arguments must equal it.
+        return bool(dict(call.arguments or {}) == match)
 
     # --- prompts and resources --------------------------------------------------------------
 

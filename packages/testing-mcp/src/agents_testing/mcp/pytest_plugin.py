@@ -8,22 +8,26 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Generator, Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import pytest
 
 from agents_testing.core.cassette_pytest import (
     CassetteOptions,
-    finish_cassette,
+    CassetteUse,
     register_cassette_fixture,
+    use_cassette,
 )
 from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
     from agents.mcp import MCPServer
 
-    from agents_testing.mcp import MCPCassette, ScriptedMCPServer, ScriptedMCPServerFactory
+    from agents_testing.mcp import (  # noqa: F401 (MCPCassette names a type argument)
+        MCPCassette,
+        ScriptedMCPServer,
+        ScriptedMCPServerFactory,
+    )
 
 # The record-mode option and the cassette marker, shared with the other boundaries.
 pytest_plugins = ["agents_testing.core.cassette_pytest"]
@@ -46,21 +50,10 @@ def scripted_mcp_server(_agents_testing_doubles: ScriptedDoubles) -> ScriptedMCP
     """
     from agents_testing.mcp import ScriptedMCPServer
 
-    checked = _agents_testing_doubles.options.extra_checks
-
-    def scripted(
-        steps: Any = (), *, extra_checks: bool | None = None, **options: Any
-    ) -> ScriptedMCPServer:
-        return ScriptedMCPServer(
-            steps, extra_checks=checked if extra_checks is None else extra_checks, **options
-        )
-
-    scripted.__doc__ = ScriptedMCPServer.__doc__
-    made: Any = _agents_testing_doubles.track("scripted_mcp_server", scripted)
-    return made  # type: ignore[no-any-return]
+    return _agents_testing_doubles.checked("scripted_mcp_server", ScriptedMCPServer)
 
 
-class MCPCassetteFixture:
+class MCPCassetteFixture(CassetteUse["MCPCassette", "ScriptedMCPServer"]):
     """This test's MCP cassette: ``server(real)`` records ``real`` or replays the cassette.
 
     ``real`` is a real server (``MCPServerStdio(...)``, ``MCPServerStreamableHttp(...)``)
@@ -74,17 +67,8 @@ class MCPCassetteFixture:
     def __init__(self, item: pytest.Item, options: CassetteOptions) -> None:
         from agents_testing.mcp import MCPCassette
 
+        super().__init__(options, MCPCassette(options.path, **options.settings))
         self._item = item
-        self._options = options
-        self.mode = options.mode
-        self.cassette: MCPCassette = MCPCassette(options.path, **options.settings)
-        self.replaying: ScriptedMCPServer | None = None
-        self.recording = False
-
-    @property
-    def path(self) -> Path:
-        """Where this test's cassette is."""
-        return self.cassette.path
 
     @overload
     def server(self, real: None = None, **options: Any) -> ScriptedMCPServer: ...
@@ -92,11 +76,10 @@ class MCPCassetteFixture:
     def server(self, real: S | Callable[[], S], **options: Any) -> S | ScriptedMCPServer: ...
     def server(self, real: Any = None, **options: Any) -> Any:
         """The server for this test: ``real`` recorded, or the cassette replayed."""
-        if not self._options.records(self.cassette.exists):
-            self._options.check_replayable()
-            self.replaying = self.cassette.replay(**options)
-            self._item.stash.setdefault(_REPLAYS, []).append(self.replaying)
-            return self.replaying
+        if not self._records():
+            replaying = self._replayed(self.cassette.replay(**options))
+            self._item.stash.setdefault(_REPLAYS, []).append(replaying)
+            return replaying
         if real is None:
             raise pytest.UsageError(
                 f"Recording {self.cassette.path} needs the real server: "
@@ -108,8 +91,7 @@ class MCPCassetteFixture:
                 "mcp_cassette.server() takes a server or a function returning one, not a "
                 "coroutine; make the server first."
             )
-        self.recording = True
-        return self.cassette.record(live)
+        return self.cassette.record(self._recorded(live))
 
 
 def _is_server(value: object) -> bool:
@@ -128,9 +110,8 @@ def mcp_cassette(
     ``@pytest.mark.agents_testing(disable_tracing=False)``).
     """
     assert isinstance(request.node, pytest.Item)
-    fixture = MCPCassetteFixture(request.node, CassetteOptions.for_item(request.node, "mcp"))
-    yield fixture
-    finish_cassette(request.node, fixture)
+    item = request.node
+    yield from use_cassette(request, "mcp", lambda options: MCPCassetteFixture(item, options))
 
 
 @pytest.hookimpl(wrapper=True)

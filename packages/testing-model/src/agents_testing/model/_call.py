@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, cast
 
 from agents_testing.core import SnapshotCache, detach
+
+from ._request import ModelRequest
 
 if TYPE_CHECKING:
     from agents.agent_output import AgentOutputSchemaBase
@@ -105,49 +107,32 @@ class ModelCall:
     ) -> None:
         # Snapshots are taken now, as for a recorded call; a value that cannot be copied
         # raises its own exception.
-        setter = object.__setattr__
-        setter(
-            self,
-            "_input",
-            input
-            if isinstance(input, str)
-            else detach(tuple(input), name="input", wrap_errors=False),
+        parts = ModelRequest(
+            system_instructions,
+            cast(Any, input),
+            model_settings,
+            list(tools),
+            output_schema,
+            list(handoffs),
+            tracing,
+            previous_response_id,
+            conversation_id,
         )
-        setter(
-            self,
-            "_model_settings",
+        snapshot = input if isinstance(input, str) else tuple(input)
+        self._keep(
+            parts,
+            streamed,
+            detach(snapshot, name="input", wrap_errors=False),
             detach(model_settings, name="model_settings", wrap_errors=False),
-        )
-        setter(
-            self,
-            "_prompt",
             None if prompt is None else detach(prompt, name="prompt", wrap_errors=False),
         )
-        setter(self, "_tools", tuple(tools))
-        setter(self, "_handoffs", tuple(handoffs))
-        setter(self, "_output_schema", output_schema)
-        setter(self, "_tracing", tracing)
-        setter(self, "_system_instructions", system_instructions)
-        setter(self, "_previous_response_id", previous_response_id)
-        setter(self, "_conversation_id", conversation_id)
-        setter(self, "_streamed", streamed)
-        setter(self, "_answer", None)
 
     @classmethod
     def _record(
         cls,
         cache: SnapshotCache,
+        request: ModelRequest,
         *,
-        system_instructions: str | None,
-        input: str | Sequence[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: Sequence[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: Sequence[Handoff[Any, Any]],
-        tracing: ModelTracing,
-        previous_response_id: str | None,
-        conversation_id: str | None,
-        prompt: ResponsePromptParam | None,
         streamed: bool,
         previous_settings: ModelSettings | None = None,
         wrap_errors: bool = False,
@@ -159,32 +144,48 @@ class ModelCall:
         """
         # The runner resends the whole (rebuilt) conversation every turn; the cache
         # lets unchanged items share one private snapshot instead of being copied again.
+        input = request.input
         snapshot = (
             input
             if isinstance(input, str)
             else cache.snapshot_sequence(input, name="input", wrap_errors=wrap_errors)
         )
         settings = cache.snapshot_like(
-            model_settings, previous_settings, name="model_settings", wrap_errors=wrap_errors
+            request.model_settings,
+            previous_settings,
+            name="model_settings",
+            wrap_errors=wrap_errors,
         )
+        prompt = request.prompt
         recorded_prompt = (
             None if prompt is None else detach(prompt, name="prompt", wrap_errors=wrap_errors)
         )
         call = object.__new__(cls)
-        setter = object.__setattr__
-        setter(call, "_input", snapshot)
-        setter(call, "_model_settings", settings)
-        setter(call, "_prompt", recorded_prompt)
-        setter(call, "_tools", tuple(tools))
-        setter(call, "_handoffs", tuple(handoffs))
-        setter(call, "_output_schema", output_schema)
-        setter(call, "_tracing", tracing)
-        setter(call, "_system_instructions", system_instructions)
-        setter(call, "_previous_response_id", previous_response_id)
-        setter(call, "_conversation_id", conversation_id)
-        setter(call, "_streamed", streamed)
-        setter(call, "_answer", None)
+        call._keep(request, streamed, snapshot, settings, recorded_prompt)
         return call
+
+    def _keep(
+        self,
+        request: ModelRequest,
+        streamed: bool,
+        input: str | tuple[Any, ...],
+        model_settings: ModelSettings,
+        prompt: ResponsePromptParam | None,
+    ) -> None:
+        """Set the private slots: the snapshots given, the other parts as passed."""
+        setter = object.__setattr__
+        setter(self, "_input", input)
+        setter(self, "_model_settings", model_settings)
+        setter(self, "_prompt", prompt)
+        setter(self, "_tools", tuple(request.tools))
+        setter(self, "_handoffs", tuple(request.handoffs))
+        setter(self, "_output_schema", request.output_schema)
+        setter(self, "_tracing", request.tracing)
+        setter(self, "_system_instructions", request.system_instructions)
+        setter(self, "_previous_response_id", request.previous_response_id)
+        setter(self, "_conversation_id", request.conversation_id)
+        setter(self, "_streamed", streamed)
+        setter(self, "_answer", None)
 
     def __getstate__(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__ if hasattr(self, name)}

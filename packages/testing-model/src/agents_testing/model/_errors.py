@@ -29,19 +29,12 @@ Message shapes are stable so that tests can ``match=`` on them:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from agents.exceptions import ModelBehaviorError
 
-from agents_testing.core import (
-    AgentsTestingError,
-    InvalidStepError,
-    UnconsumedStepsError,
-    UnexpectedCallError,
-    as_sentence,
-    ordinal,
-    safe_repr,
-)
+from agents_testing.core import InvalidStepError, UnconsumedStepsError, UnexpectedCallError
+from agents_testing.core.errors import BoundaryError, as_sentence, error_fields, ordinal, safe_repr
 
 if TYPE_CHECKING:
     from ._call import ModelCall
@@ -90,14 +83,15 @@ InvalidToolCallReason = Literal["unknown_tool", "invalid_json", "invalid_argumen
 _ON_PURPOSE = "; to script a wrong call on purpose, pass check_tool_calls=False."
 
 
-class ModelScriptError(AgentsTestingError):
+class ModelScriptError(BoundaryError):
     """Base of every error raised by the model boundary's doubles.
 
-    Subclasses take the message first and their fields as keywords (named in core's
-    ``_keyword_fields``); they pickle and copy with both.
+    Subclasses take the message first and their fields as keywords; they pickle and copy
+    with both.
     """
 
 
+@error_fields
 class InvalidModelStep(ModelScriptError, InvalidStepError):
     """A model step was malformed; it was rejected before it was queued or used.
 
@@ -108,25 +102,10 @@ class InvalidModelStep(ModelScriptError, InvalidStepError):
     ``detail`` is what is wrong, the message without the sentence that names the step.
     """
 
-    _keyword_fields: ClassVar[tuple[str, ...]] = ("reason", "input_index", "detail")
-
     reason: InvalidModelStepReason
-    input_index: int
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        reason: InvalidModelStepReason,
-        input_index: int,
-        detail: str | None = None,
-    ) -> None:
-        self.reason = reason
-        self.input_index = input_index
-        self.detail = message if detail is None else detail
-        super().__init__(message)
 
 
+@error_fields
 class UnstreamableOutputItem(InvalidModelStep, ModelBehaviorError):
     """A streamed call reached an output item that has no automatic streaming lifecycle.
 
@@ -137,23 +116,13 @@ class UnstreamableOutputItem(InvalidModelStep, ModelBehaviorError):
     its Python class name (``"dict"`` for a plain dict).
     """
 
-    _keyword_fields = ("reason", "input_index", "detail", "output_index", "item_type")
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        reason: InvalidModelStepReason = "invalid_stream_events",
-        input_index: int = 0,
-        detail: str | None = None,
-        output_index: int = 0,
-        item_type: str = "",
-    ) -> None:
-        self.output_index = output_index
-        self.item_type = item_type
-        super().__init__(message, reason=reason, input_index=input_index, detail=detail)
+    reason: InvalidModelStepReason = "invalid_stream_events"
+    input_index: int = 0
+    output_index: int = 0
+    item_type: str = ""
 
 
+@error_fields
 class UnexpectedModelCall(ModelScriptError, UnexpectedCallError):
     """The workflow asked the model for a response after the script ran out.
 
@@ -161,14 +130,11 @@ class UnexpectedModelCall(ModelScriptError, UnexpectedCallError):
     ``ScriptedModel.calls``.
     """
 
-    _keyword_fields = ("call", "call_index")
-
-    def __init__(self, message: str, *, call: ModelCall, call_index: int) -> None:
-        self.call = call
-        self.call_index = call_index
-        super().__init__(message)
+    call: ModelCall
+    call_index: int
 
 
+@error_fields
 class ModelCallMatcherError(ModelScriptError, UnexpectedCallError):
     """The ``match`` of every step that could answer a call returned ``False``.
 
@@ -181,26 +147,14 @@ class ModelCallMatcherError(ModelScriptError, UnexpectedCallError):
     and also leaves the step pending.
     """
 
-    _keyword_fields = ("call", "call_index", "input_index", "pending_steps", "in_group")
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        call: ModelCall,
-        call_index: int,
-        input_index: int,
-        pending_steps: tuple[ModelStep, ...] = (),
-        in_group: bool = False,
-    ) -> None:
-        self.call = call
-        self.call_index = call_index
-        self.input_index = input_index
-        self.pending_steps = pending_steps
-        self.in_group = in_group
-        super().__init__(message)
+    call: ModelCall
+    call_index: int
+    input_index: int
+    pending_steps: tuple[ModelStep, ...] = ()
+    in_group: bool = False
 
 
+@error_fields
 class UnconsumedModelSteps(ModelScriptError, UnconsumedStepsError):
     """``assert_complete()`` found scripted steps the workflow never used.
 
@@ -210,24 +164,13 @@ class UnconsumedModelSteps(ModelScriptError, UnconsumedStepsError):
     steps were used.
     """
 
-    _keyword_fields = ("remaining_steps", "pending_steps", "consumed")
-
     remaining_steps: int
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        remaining_steps: int,
-        pending_steps: tuple[ModelStep, ...] = (),
-        consumed: int = 0,
-    ) -> None:
-        self.pending_steps = pending_steps
-        self.remaining_steps = remaining_steps
-        self.consumed = consumed
-        super().__init__(message)
+    # Typed as every double's pending steps are (UnconsumedStepsError).
+    pending_steps: tuple[object, ...] = ()
+    consumed: int = 0
 
 
+@error_fields
 class InvalidModelArgument(ModelScriptError, TypeError):
     """A constructor or builder argument had the wrong type or value.
 
@@ -236,15 +179,12 @@ class InvalidModelArgument(ModelScriptError, TypeError):
     a wrong argument.
     """
 
-    _keyword_fields = ("argument", "expected", "got")
-
-    def __init__(self, message: str, *, argument: str, expected: str, got: str) -> None:
-        self.argument = argument
-        self.expected = expected
-        self.got = got
-        super().__init__(message)
+    argument: str
+    expected: str
+    got: str
 
 
+@error_fields
 class TrajectoryMismatch(ModelScriptError, AssertionError):
     """A run's tool calls and handoffs did not match the expected trajectory.
 
@@ -254,38 +194,16 @@ class TrajectoryMismatch(ModelScriptError, AssertionError):
     where that side has no step at fault. The message is a step-by-step diff.
     """
 
-    _keyword_fields = (
-        "expected",
-        "actual",
-        "order",
-        "arguments",
-        "reason",
-        "expected_index",
-        "actual_index",
-    )
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        expected: tuple[TrajectoryStep, ...],
-        actual: tuple[TrajectoryStep, ...],
-        order: str,
-        arguments: str,
-        reason: str,
-        expected_index: int | None = None,
-        actual_index: int | None = None,
-    ) -> None:
-        self.expected = expected
-        self.actual = actual
-        self.order = order
-        self.arguments = arguments
-        self.reason = reason
-        self.expected_index = expected_index
-        self.actual_index = actual_index
-        super().__init__(message)
+    expected: tuple[TrajectoryStep, ...]
+    actual: tuple[TrajectoryStep, ...]
+    order: str
+    arguments: str
+    reason: str
+    expected_index: int | None = None
+    actual_index: int | None = None
 
 
+@error_fields
 class InvalidScriptedToolCall(ModelScriptError):
     """A scripted ``function_call`` does not fit the tools its model call offered.
 
@@ -302,44 +220,18 @@ class InvalidScriptedToolCall(ModelScriptError):
     value; the last three are None where they do not apply.
     """
 
-    _keyword_fields = (
-        "reason",
-        "call_index",
-        "output_index",
-        "tool_name",
-        "known_tools",
-        "path",
-        "rule",
-        "value",
-        "detail",
-    )
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        reason: InvalidToolCallReason,
-        call_index: int,
-        output_index: int,
-        tool_name: str,
-        known_tools: tuple[str, ...] = (),
-        path: str | None = None,
-        rule: str | None = None,
-        value: Any = None,
-        detail: str = "",
-    ) -> None:
-        self.reason = reason
-        self.call_index = call_index
-        self.output_index = output_index
-        self.tool_name = tool_name
-        self.known_tools = known_tools
-        self.path = path
-        self.rule = rule
-        self.value = value
-        self.detail = detail
-        super().__init__(message)
+    reason: InvalidToolCallReason
+    call_index: int
+    output_index: int
+    tool_name: str
+    known_tools: tuple[str, ...] = ()
+    path: str | None = None
+    rule: str | None = None
+    value: Any = None
+    detail: str = ""
 
 
+@error_fields
 class UnscriptedModelCall(ModelScriptError, UnexpectedCallError):
     """A :class:`ScriptedModelProvider` was asked for a response it has no script for.
 
@@ -349,24 +241,13 @@ class UnscriptedModelCall(ModelScriptError, UnexpectedCallError):
     have a script, in the order they were given. Nothing was recorded for the call.
     """
 
-    _keyword_fields = ("agent_name", "model_name", "known_agents", "known_models")
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        agent_name: str | None,
-        model_name: str | None,
-        known_agents: tuple[str, ...] = (),
-        known_models: tuple[str, ...] = (),
-    ) -> None:
-        self.agent_name = agent_name
-        self.model_name = model_name
-        self.known_agents = known_agents
-        self.known_models = known_models
-        super().__init__(message)
+    agent_name: str | None
+    model_name: str | None
+    known_agents: tuple[str, ...] = ()
+    known_models: tuple[str, ...] = ()
 
 
+@error_fields
 class UnconsumedProviderSteps(ModelScriptError, UnconsumedStepsError):
     """``ScriptedModelProvider.assert_complete()`` found scripts with steps left.
 
@@ -376,24 +257,17 @@ class UnconsumedProviderSteps(ModelScriptError, UnconsumedStepsError):
     another and ``remaining_steps`` counts them.
     """
 
-    _keyword_fields = ("scripts", "total_scripts")
+    scripts: dict[str, UnconsumedModelSteps]
+    total_scripts: int = 0  # len(scripts) when not given
 
-    remaining_steps: int
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        scripts: dict[str, UnconsumedModelSteps],
-        total_scripts: int | None = None,
-    ) -> None:
-        self.scripts = dict(scripts)
-        self.total_scripts = len(self.scripts) if total_scripts is None else total_scripts
+    def __post_init__(self, message: str) -> None:
+        super().__post_init__(message)
+        self.scripts = dict(self.scripts)
+        self.total_scripts = self.total_scripts or len(self.scripts)
         self._set_pending_steps(
             tuple(step for error in self.scripts.values() for step in error.pending_steps)
         )
         self.remaining_steps = sum(error.remaining_steps for error in self.scripts.values())
-        super().__init__(message)
 
 
 # -- the errors as the doubles raise them -------------------------------------------------

@@ -3,31 +3,29 @@
 from __future__ import annotations
 
 import dataclasses
-import inspect
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
 from contextlib import aclosing
+from inspect import signature
 from typing import TYPE_CHECKING, Any
 
-from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
-from agents.models.interface import Model, ModelTracing
+from agents.items import ModelResponse, TResponseStreamEvent
+from agents.models.interface import Model
 from pydantic import BaseModel
 
 # Only the class is made at import: the modules it works with are imported where they are
 # first needed (for the most part when a model is made or first called), so that
 # `from agents.testing import ScriptedModel` costs no more than the SDK's own.
 if TYPE_CHECKING:
-    from agents.agent_output import AgentOutputSchemaBase
-    from agents.handoffs import Handoff
     from agents.model_settings import ModelSettings
     from agents.retry import ModelRetryAdvice, ModelRetryAdviceRequest
-    from agents.tool import Tool
     from agents.usage import Usage
-    from openai.types.responses.response_prompt_param import ResponsePromptParam
 
-    from agents_testing.core import Entry, StepScript
+    from agents_testing.core import Entry
 
     from ._call import ModelCall
     from ._faults.hooks import AttachedFaults
+    from ._request import ModelRequest
+    from ._script.follow import ModelScript
     from ._step import ModelStep, QueuedStep, StepInput
     from ._tracing.generation import GenerationTrace
 
@@ -73,11 +71,13 @@ class ScriptedModel(Model):
         check_tool_calls: bool | None = None,
         extra_checks: bool = False,
     ) -> None:
-        from agents_testing.core import SnapshotCache, StepScript, compat
+        from agents_testing.core import SnapshotCache, compat
 
         from ._default_usage import one_request
         from ._errors import invalid_argument
         from ._items.call_ids import CallIdAllocator
+        from ._request import ModelRequest
+        from ._script.follow import ModelScript
         from ._script.validation import describe
 
         for name, value in (
@@ -98,9 +98,10 @@ class ScriptedModel(Model):
         self._default_usage = one_request()
         if default_usage is not None:
             self._default_usage = _checked_default(default_usage, "default_usage")
-        self._script: StepScript[QueuedStep] = StepScript(
-            self._noted(_normalize_all(steps, extra_checks))
-        )
+        # The script engine, held rather than inherited: the class stays cheap to import.
+        # A call's arguments as one value; imported with the first model, not the class.
+        self._request: type[ModelRequest] = ModelRequest
+        self._follow: ModelScript = ModelScript(self._noted(_normalize_all(steps, extra_checks)))
         self._calls: list[ModelCall] = []
         self._cache = SnapshotCache()
         self._has_raw_usage = compat.model_response_has_raw_usage()
@@ -120,16 +121,16 @@ class ScriptedModel(Model):
 
         entry = self._noted([normalize_entry(step, 0, extra_checks=self._extra_checks)])[0]
         if isinstance(entry, QueuedStep):
-            self._script.append(entry)
+            self._follow._script.append(entry)
         else:
-            self._script.append_entry(entry)
+            self._follow._script.append_entry(entry)
 
     def extend(self, steps: Iterable[StepInput]) -> None:
         """Validate ``steps`` (indices relative to this sequence) and queue them in order.
 
         Nothing is queued when any of them is invalid.
         """
-        self._script.extend(self._noted(_normalize_all(steps, self._extra_checks)))
+        self._follow._script.extend(self._noted(_normalize_all(steps, self._extra_checks)))
 
     def set_default_usage(self, usage: Usage | None) -> None:
         """The usage reported by later calls whose step leaves usage to the model.
@@ -167,7 +168,7 @@ class ScriptedModel(Model):
     @property
     def remaining_steps(self) -> int:
         """How many scripted steps have not been consumed yet (group members count one each)."""
-        return len(self._script)
+        return self._follow.remaining_steps
 
     @property
     def pending_steps(self) -> tuple[ModelStep, ...]:
@@ -176,67 +177,31 @@ class ScriptedModel(Model):
         Changing a returned step changes nothing queued; responders, matchers and error
         objects are the ones the test scripted.
         """
-        from ._step import copy_step
-
-        return tuple(copy_step(queued.step) for queued in self._script)
+        return self._follow.pending_steps
 
     def assert_complete(self) -> None:
         """Raise :class:`UnconsumedModelSteps` if any scripted step was never used (and
         ``UnusedModelFaults`` if an attached ``FaultSchedule`` has faults left)."""
-        from ._errors import unconsumed_steps
-        from ._step import copy_step
-
-        self._script.assert_complete(
-            lambda pending: unconsumed_steps(
-                tuple(copy_step(queued.step) for queued in pending), self._script.consumed
-            )
-        )
+        self._follow.assert_complete()
         if self._faults is not None:
             self._faults.assert_complete()
 
     # -- the Model interface ---------------------------------------------------------
 
-    async def get_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[Any, Any]],
-        tracing: ModelTracing,
-        *,
-        previous_response_id: str | None = None,
-        conversation_id: str | None = None,
-        prompt: ResponsePromptParam | None = None,
-    ) -> ModelResponse:
-        call, index = self._record(
-            system_instructions,
-            input,
-            model_settings,
-            tools,
-            output_schema,
-            handoffs,
-            tracing,
-            previous_response_id,
-            conversation_id,
-            prompt,
-            streamed=False,
-        )
+    def get_response(self, *args: Any, **kwargs: Any) -> Coroutine[Any, Any, ModelResponse]:
+        return self._respond(self._request(*args, **kwargs))
+
+    def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[TResponseStreamEvent]:
+        return self._stream(self._request(*args, **kwargs))
+
+    async def _respond(self, request: ModelRequest) -> ModelResponse:
+        call, index = self._record(request, streamed=False)
         trace = self._trace(call)
         try:
+            queued = await self._answer_step(call, index, trace)
+            step = queued.step
             with trace.current():
-                queued = (
-                    self._take(call, index)
-                    if self._faults is None
-                    else await self._faults._answer(self, call, index)
-                )
-                if queued.step.responder is not None:
-                    queued = await self._resolve(call, queued)
-                step = queued.step
-                if step.error is not None:
-                    raise self._failure(step)
-                output = self._output(queued, input)
+                output = self._output(queued, request.input)
                 if self._check_tool_calls:
                     from ._tool_check.check import check_tool_calls
 
@@ -249,7 +214,7 @@ class ScriptedModel(Model):
                     "request_id": step.request_id,
                 }
                 if self._has_raw_usage:
-                    raw_usage = _raw_usage_if_asked(step, model_settings)
+                    raw_usage = _raw_usage_if_asked(step, request.model_settings)
                     if raw_usage is not None:
                         from agents_testing.core import detach
 
@@ -285,46 +250,12 @@ class ScriptedModel(Model):
 
         return fault_advice(request)
 
-    async def stream_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[Any, Any]],
-        tracing: ModelTracing,
-        *,
-        previous_response_id: str | None = None,
-        conversation_id: str | None = None,
-        prompt: ResponsePromptParam | None = None,
-    ) -> AsyncIterator[TResponseStreamEvent]:
-        call, index = self._record(
-            system_instructions,
-            input,
-            model_settings,
-            tools,
-            output_schema,
-            handoffs,
-            tracing,
-            previous_response_id,
-            conversation_id,
-            prompt,
-            streamed=True,
-        )
+    async def _stream(self, request: ModelRequest) -> AsyncIterator[TResponseStreamEvent]:
+        call, index = self._record(request, streamed=True)
         trace = self._trace(call)
         try:
-            with trace.current():
-                queued = (
-                    self._take(call, index)
-                    if self._faults is None
-                    else await self._faults._answer(self, call, index)
-                )
-                if queued.step.responder is not None:
-                    queued = await self._resolve(call, queued)
-                step = queued.step
-                if step.error is not None:
-                    raise self._failure(step)
+            queued = await self._answer_step(call, index, trace)
+            step = queued.step
             if step.stream_events is not None:
                 from openai.types.responses import ResponseCompletedEvent
 
@@ -343,7 +274,7 @@ class ScriptedModel(Model):
             with trace.current():
                 from ._streaming.lifecycle import lifecycle_events
 
-                output = self._output(queued, input)
+                output = self._output(queued, request.input)
                 self._check_streamable(output, queued.input_index)
                 if self._check_tool_calls:
                     from ._tool_check.check import check_tool_calls
@@ -361,7 +292,7 @@ class ScriptedModel(Model):
                     output,
                     usage,
                     step.request_id,
-                    _raw_usage_if_asked(step, model_settings),
+                    _raw_usage_if_asked(step, request.model_settings),
                     all_items=self._stream_all_items,
                     owned=True,
                 )
@@ -376,36 +307,13 @@ class ScriptedModel(Model):
 
     # -- internals -----------------------------------------------------------------
 
-    def _record(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[Any, Any]],
-        tracing: ModelTracing,
-        previous_response_id: str | None,
-        conversation_id: str | None,
-        prompt: ResponsePromptParam | None,
-        *,
-        streamed: bool,
-    ) -> tuple[ModelCall, int]:
+    def _record(self, request: ModelRequest, *, streamed: bool) -> tuple[ModelCall, int]:
         from ._call import ModelCall
 
         # A value that cannot be copied raises here, before anything is recorded.
         call = ModelCall._record(
             self._cache,
-            system_instructions=system_instructions,
-            input=input,
-            model_settings=model_settings,
-            tools=tools,
-            output_schema=output_schema,
-            handoffs=handoffs,
-            tracing=tracing,
-            previous_response_id=previous_response_id,
-            conversation_id=conversation_id,
-            prompt=prompt,
+            request,
             streamed=streamed,
             previous_settings=self._calls[-1]._model_settings if self._calls else None,
             wrap_errors=self._extra_checks,
@@ -414,35 +322,26 @@ class ScriptedModel(Model):
         self._calls.append(call)
         return call, index
 
-    def _take(self, call: ModelCall, index: int) -> QueuedStep:
+    async def _answer_step(self, call: ModelCall, index: int, trace: GenerationTrace) -> QueuedStep:
+        """The step that answers the call (what its responder returned, when it has one);
+        a scripted error is raised."""
+        with trace.current():
+            queued = (
+                self._answering(call, index)
+                if self._faults is None
+                else await self._faults._answer(self, call, index)
+            )
+            if queued.step.responder is not None:
+                queued = await self._resolve(call, queued)
+            if queued.step.error is not None:
+                raise self._failure(queued.step)
+        return queued
+
+    def _answering(self, call: ModelCall, index: int) -> QueuedStep:
         # Synchronous, with no await between recording and taking: concurrent runs
         # sharing this model consume steps in the order their calls arrive.
         self._admit(call)
-        head = self._script.peek()
-        if head is None:
-            from ._errors import unexpected_call
-
-            raise unexpected_call(call, index)
-        if head.step.match is None and not self._script.in_group():
-            self._script.take()
-            return head
-        # The first pending candidate whose matcher accepts answers the call; members of a
-        # group without a matcher accept anything, in the order the test gave them.
-        candidates = self._script.candidates()
-        for queued in candidates:
-            if _accepts(queued, call):
-                self._script.take_candidate(queued)
-                return queued
-        from ._errors import matcher_rejected
-        from ._step import copy_step
-
-        raise matcher_rejected(
-            call,
-            index,
-            head.input_index,
-            tuple(copy_step(queued.step) for queued in candidates),
-            self._script.in_group(),
-        )
+        return self._follow._take((call, index))
 
     async def _resolve(self, call: ModelCall, queued: QueuedStep) -> QueuedStep:
         from ._script.resolve import resolve_step
@@ -537,6 +436,10 @@ class ScriptedModel(Model):
         )
 
 
+# help() and inspect.signature() show the interface's own arguments.
+ScriptedModel.get_response.__signature__ = signature(Model.get_response)  # type: ignore[attr-defined]
+ScriptedModel.stream_response.__signature__ = signature(Model.stream_response)  # type: ignore[attr-defined]
+
 _RESPONSE_DEFAULTS = {
     field.name: field.default
     for field in dataclasses.fields(ModelResponse)
@@ -591,38 +494,6 @@ def _normalize_all(
     return [
         normalize_entry(step, index, extra_checks=extra_checks) for index, step in enumerate(steps)
     ]
-
-
-def _accepts(queued: QueuedStep, call: ModelCall) -> bool:
-    match = queued.step.match
-    if match is None:
-        return True
-    from ._errors import invalid_step
-    from ._script.normalize import responder_signature_known
-
-    try:
-        verdict = match(call)
-    except TypeError as error:
-        if responder_signature_known(match):
-            raise  # the matcher's own error, from inside it
-        raise invalid_step(
-            "invalid_matcher",
-            queued.input_index,
-            "calling match with the ModelCall failed; a matcher takes the ModelCall as its "
-            "only argument.",
-        ) from error
-    if inspect.isawaitable(verdict):
-        close = getattr(verdict, "close", None)
-        if callable(close):
-            close()  # never awaited: closing it avoids a "never awaited" warning
-        raise invalid_step(
-            "invalid_matcher",
-            queued.input_index,
-            "match returned an awaitable; a matcher must answer at once (a plain function "
-            "returning False to reject the call).",
-        )
-    # As for sandbox matchers, only False rejects: None, 0 or any other value accepts.
-    return verdict is not False
 
 
 def _raw_usage_if_asked(step: ModelStep, settings: ModelSettings) -> dict[str, Any] | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypedDict, Union
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict, Union
 
 from agents.items import ModelResponse, TResponseOutputItem, TResponseStreamEvent
 from agents.retry import ModelRetryAdvice
@@ -166,6 +166,14 @@ class QueuedStep:
     usage: Usage | None = None
     ready: tuple[Any, ...] | None = None
     answer: tuple[Any, ...] = ()
+
+    #: A model step answers any call: calls name no method of the model.
+    target: ClassVar[None] = None
+
+    @property
+    def match(self) -> Matcher | None:
+        """The step's matcher of the call, if it has one."""
+        return self.step.match
 
 
 def copy_step(step: ModelStep) -> ModelStep:

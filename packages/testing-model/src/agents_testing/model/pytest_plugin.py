@@ -7,29 +7,22 @@ Loaded by pytest through the ``pytest11`` entry point; the library never imports
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from agents_testing.core.cassette_pytest import (
-    CassetteOptions,
-    finish_cassette,
-    register_cassette_fixture,
-)
+from agents_testing.core.cassette_pytest import register_cassette_fixture, use_cassette
 from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
-    from agents.usage import Usage
-
     from agents_testing.model import (
         ModelCassetteFixture,
         ScriptedModelFactory,
         ScriptedModelProvider,
         ScriptedModelProviderFactory,
     )
-    from agents_testing.model._step import StepInput
 
 # The record-mode option and the cassette marker, shared with the sandbox plugin.
 pytest_plugins = ["agents_testing.core.cassette_pytest"]
@@ -49,30 +42,7 @@ def scripted_model(_agents_testing_doubles: ScriptedDoubles) -> ScriptedModelFac
     """
     from agents_testing.model import ScriptedModel
 
-    options = _agents_testing_doubles.options
-
-    def scripted(
-        steps: Iterable[StepInput] = (),
-        *,
-        emit_traces: bool = False,
-        default_usage: Usage | None = None,
-        stream_all_items: bool = True,
-        check_tool_calls: bool | None = None,
-        extra_checks: bool | None = None,
-    ) -> ScriptedModel:
-        return ScriptedModel(
-            steps,
-            emit_traces=emit_traces,
-            default_usage=default_usage,
-            stream_all_items=stream_all_items,
-            check_tool_calls=options.check_tool_calls
-            if check_tool_calls is None
-            else check_tool_calls,
-            extra_checks=options.extra_checks if extra_checks is None else extra_checks,
-        )
-
-    scripted.__doc__ = ScriptedModel.__doc__
-    return _agents_testing_doubles.track("scripted_model", scripted)
+    return _agents_testing_doubles.checked("scripted_model", ScriptedModel, stream_all_items=True)
 
 
 @pytest.fixture
@@ -89,38 +59,17 @@ def scripted_model_provider(
     """
     from agents_testing.model import ScriptedModelProvider
 
-    options = _agents_testing_doubles.options
-
     with ExitStack() as installed:
 
-        def make(**scripts: Any) -> ScriptedModelProvider:
-            # As with scripted_model: stream every item, check tool calls and our extra
-            # checks unless told not to.
-            scripts.setdefault("stream_all_items", True)
-            if scripts.get("check_tool_calls") is None:
-                scripts["check_tool_calls"] = options.check_tool_calls
-            if scripts.get("extra_checks") is None:
-                scripts["extra_checks"] = options.extra_checks
+        def installing(**scripts: Any) -> ScriptedModelProvider:
             provider = ScriptedModelProvider(**scripts)
             installed.enter_context(provider.as_default())
             return provider
 
-        make.__doc__ = ScriptedModelProvider.__doc__
-        signature = inspect.signature(ScriptedModelProvider)
-        make.__signature__ = signature.replace(  # type: ignore[attr-defined]
-            parameters=[
-                p.replace(default=True)
-                if p.name == "stream_all_items"
-                else p.replace(default=None)
-                if p.name == "extra_checks"
-                else p
-                for p in signature.parameters.values()
-            ]
-        )
-        # The overloads of the constructor are what the factory type spells out.
-        yield cast(
-            "ScriptedModelProviderFactory",
-            _agents_testing_doubles.track("scripted_model_provider", make),
+        installing.__doc__ = ScriptedModelProvider.__doc__
+        installing.__signature__ = inspect.signature(ScriptedModelProvider)  # type: ignore[attr-defined]
+        yield _agents_testing_doubles.checked(
+            "scripted_model_provider", installing, stream_all_items=True
         )
 
 
@@ -136,7 +85,4 @@ def model_cassette(
     """
     from agents_testing.model import ModelCassetteFixture
 
-    assert isinstance(request.node, pytest.Item)
-    fixture = ModelCassetteFixture(CassetteOptions.for_item(request.node, "model"))
-    yield fixture
-    finish_cassette(request.node, fixture)
+    yield from use_cassette(request, "model", ModelCassetteFixture)

@@ -14,14 +14,8 @@ import dataclasses
 import types
 from typing import Any, Union, get_args, get_origin
 
-from agents_testing.core import (
-    AgentsTestingError,
-    InvalidStepError,
-    UnconsumedStepsError,
-    UnexpectedCallError,
-    as_sentence,
-    ordinal,
-)
+from agents_testing.core import InvalidStepError, UnconsumedStepsError, UnexpectedCallError
+from agents_testing.core.errors import BoundaryError, as_sentence, error_fields, ordinal
 
 __all__ = [
     "InvalidRealtimeStep",
@@ -30,6 +24,7 @@ __all__ = [
     "UnconsumedRealtimeSteps",
     "UnexpectedRealtimeSend",
     "already_connected",
+    "conflicting_outcomes",
     "closed_before_delivery",
     "describe_expectation",
     "disconnected",
@@ -39,12 +34,7 @@ __all__ = [
 ]
 
 
-def _rebuild(kind: type[Exception], message: str, fields: dict[str, Any]) -> Exception:
-    """Pickle support: an error made again from its message and keyword fields."""
-    return kind(message, **fields)
-
-
-class RealtimeScriptError(AgentsTestingError):
+class RealtimeScriptError(BoundaryError):
     """Base of the realtime double's errors; raised itself for invalid lifecycle use.
 
     For example: sending or emitting while the model is disconnected, or a delivery
@@ -60,6 +50,7 @@ class RealtimeAlreadyConnected(RealtimeScriptError, AssertionError):
     """
 
 
+@error_fields
 class InvalidRealtimeStep(RealtimeScriptError, InvalidStepError, ValueError):
     """A scripted step, event or argument was malformed and rejected.
 
@@ -82,31 +73,13 @@ class InvalidRealtimeStep(RealtimeScriptError, InvalidStepError, ValueError):
     when it was one.
     """
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        reason: str = "invalid_input",
-        input_index: int = 0,
-        field: str = "steps",
-        event_field: str | None = None,
-    ) -> None:
-        self.reason = reason
-        self.input_index = input_index
-        self.field = field
-        self.event_field = event_field
-        super().__init__(message)
-
-    def __reduce__(self) -> tuple[object, ...]:
-        fields = {
-            "reason": self.reason,
-            "input_index": self.input_index,
-            "field": self.field,
-            "event_field": self.event_field,
-        }
-        return (_rebuild, (type(self), str(self), fields))
+    reason: str = "invalid_input"
+    input_index: int = 0
+    field: str = "steps"
+    event_field: str | None = None
 
 
+@error_fields
 class UnexpectedRealtimeSend(RealtimeScriptError, UnexpectedCallError):
     """A strict send did not match the next step, or no step was left.
 
@@ -120,34 +93,14 @@ class UnexpectedRealtimeSend(RealtimeScriptError, UnexpectedCallError):
     (``expected`` is the first of them); otherwise it is empty.
     """
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        actual: Any,
-        expected: Any,
-        send_index: int | None = None,
-        step_index: int | None = None,
-        group_expects: tuple[Any, ...] = (),
-    ) -> None:
-        self.actual = actual
-        self.expected = expected
-        self.send_index = send_index
-        self.step_index = step_index
-        self.group_expects = group_expects
-        super().__init__(message)
-
-    def __reduce__(self) -> tuple[object, ...]:
-        fields = {
-            "actual": self.actual,
-            "expected": self.expected,
-            "send_index": self.send_index,
-            "step_index": self.step_index,
-            "group_expects": self.group_expects,
-        }
-        return (_rebuild, (type(self), str(self), fields))
+    actual: Any
+    expected: Any
+    send_index: int | None = None
+    step_index: int | None = None
+    group_expects: tuple[Any, ...] = ()
 
 
+@error_fields
 class UnconsumedRealtimeSteps(RealtimeScriptError, UnconsumedStepsError):
     """``assert_complete()`` found steps whose sends never arrived.
 
@@ -158,18 +111,7 @@ class UnconsumedRealtimeSteps(RealtimeScriptError, UnconsumedStepsError):
     remaining_steps: int
     # RealtimeStep objects: typed loosely so that errors need not import the steps, whose
     # construction raises these errors.
-    pending_steps: tuple[Any, ...]
-
-    def __init__(
-        self, message: str, *, remaining_steps: int, pending_steps: tuple[Any, ...] = ()
-    ) -> None:
-        self.remaining_steps = remaining_steps
-        self.pending_steps = pending_steps
-        super().__init__(message)
-
-    def __reduce__(self) -> tuple[object, ...]:
-        fields = {"remaining_steps": self.remaining_steps, "pending_steps": self.pending_steps}
-        return (_rebuild, (type(self), str(self), fields))
+    pending_steps: tuple[Any, ...] = ()
 
 
 # -- messages ------------------------------------------------------------------------
@@ -221,6 +163,30 @@ def invalid_step(
         field=field,
         event_field=event_field,
     )
+
+
+# Outcomes that exclude each other, by the argument that brings the second: what was
+# given both, the two outcomes, and the advice.
+_CONFLICTS = {
+    "emit": (
+        "RealtimeStep",
+        "emit events and an error",
+        "split it into two steps or drop one outcome",
+    ),
+    "connect_events": (
+        "ScriptedRealtimeModel",
+        "connect events and a connect error",
+        "a failed connect emits nothing, so drop one of them",
+    ),
+}
+
+
+def conflicting_outcomes(field: str) -> InvalidRealtimeStep:
+    """The refusal of a step (``"emit"``) or a model (``"connect_events"``) given two
+    outcomes that exclude each other."""
+    owner, outcomes, advice = _CONFLICTS[field]
+    lead = f"A {owner} cannot define both {outcomes}."
+    return invalid_step("conflicting_outcomes", 0, field, advice, lead=lead)
 
 
 def unexpected_send(

@@ -25,6 +25,7 @@ from typing import Any, Literal
 from agents_testing.core import delay_problem, exception_problem, safe_repr
 
 from ._errors import InvalidRealtimeStep, invalid_step
+from ._frozen import Frozen
 
 __all__ = [
     "FaultPlan",
@@ -55,7 +56,7 @@ def _count_problem(value: object, what: str, minimum: int) -> str | None:
     return None
 
 
-class RealtimeFault:
+class RealtimeFault(Frozen):
     """A production failure scripted on one :class:`RealtimeStep`'s delivery.
 
     Make one with a builder: :meth:`drop`, :meth:`delay`, :meth:`duplicate`,
@@ -169,14 +170,8 @@ class RealtimeFault:
     def _get(self, name: str) -> Any:
         return dict(self._options)[name]
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"RealtimeFault is immutable; cannot set {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, RealtimeFault)
-        return (self._kind, self._options) == (other._kind, other._options)
+    def _value(self) -> tuple[Any, ...]:
+        return (self._kind, self._options)
 
     def __hash__(self) -> int:
         return hash((RealtimeFault, self._kind, len(self._options)))

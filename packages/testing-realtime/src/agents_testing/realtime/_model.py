@@ -11,7 +11,7 @@ from agents.realtime.model import RealtimeModel, RealtimeModelConfig, RealtimeMo
 from agents.realtime.model_events import RealtimeModelEvent
 from agents.realtime.model_inputs import RealtimeModelSendEvent
 
-from agents_testing.core import AnyOrder, GroupEntry, StepScript, build_group, member_problem
+from agents_testing.core import AnyOrder, GroupEntry, ScriptedDouble, build_group, member_problem
 
 from ._checks import check_error, check_step, check_strict, checked_events, checked_match
 from ._connect import RealtimeConnectCall, detached_call, record_connect
@@ -19,6 +19,7 @@ from ._delivered import DeliveredEvent, delivered_record
 from ._delivery import DeliveryGroup, DeliveryQueue
 from ._errors import (
     already_connected,
+    conflicting_outcomes,
     disconnected,
     invalid_step,
     unconsumed_steps,
@@ -26,19 +27,27 @@ from ._errors import (
 )
 from ._events.detach import detach_model_event, detach_send_event
 from ._faults import FaultPlan, RealtimeFault, closed_error, drop_events
-from ._step import VALUE, RealtimeStep, event_sequence, matches
+from ._step import VALUE, RealtimeStep, event_sequence, matcher
 
 __all__ = ["ScriptedRealtimeModel"]
 
 
 class _Scripted:
     """A step as one model holds it: the test's step with this model's copies of its exact
-    expectation and its events, taken when the model was built."""
+    expectation and its events, taken when the model was built, and its matcher of sends
+    (checked with ``extra_checks``)."""
 
-    __slots__ = ("emit", "expect", "kind", "plan", "step")
+    __slots__ = ("emit", "expect", "kind", "match", "plan", "step")
+
+    #: A send names nothing a step must script; the expectation alone chooses.
+    target = None
 
     def __init__(
-        self, step: RealtimeStep, expect: Any, emit: tuple[RealtimeModelEvent, ...]
+        self,
+        step: RealtimeStep,
+        expect: Any,
+        emit: tuple[RealtimeModelEvent, ...],
+        checked: bool,
     ) -> None:
         self.step = step
         self.kind = step._kind
@@ -58,6 +67,11 @@ class _Scripted:
                 seen.add(index)
             emit = tuple(ordered)
         self.emit = emit
+        self.match = (
+            functools.partial(checked_match, self.kind, expect)
+            if checked
+            else matcher(self.kind, expect)
+        )
 
     def expected(self) -> Any:
         """The expectation to report: a copy of an exact event, else the class or callable."""
@@ -80,7 +94,13 @@ def _step_list(steps: object) -> list[object]:
 _WRAP_IT = "wrap each expected send in RealtimeStep(expect=..., emit=...)"
 
 
-class ScriptedRealtimeModel(RealtimeModel):
+class _Unmatched(Exception):
+    """A send no step expects, in a model that is not strict: recorded, not refused."""
+
+
+class ScriptedRealtimeModel(
+    ScriptedDouble[_Scripted, RealtimeModelSendEvent, RealtimeStep], RealtimeModel
+):
     """An in-memory ``RealtimeModel`` that matches sends against scripted steps.
 
     Each send consumes the next :class:`RealtimeStep` when it matches, then the step's
@@ -122,14 +142,7 @@ class ScriptedRealtimeModel(RealtimeModel):
         greeting = event_sequence(connect_events, "connect_events")
         # Checked before anything else, ``steps`` included, which may be a generator.
         if greeting and connect_error is not None:
-            raise invalid_step(
-                "conflicting_outcomes",
-                0,
-                "connect_events",
-                "a failed connect emits nothing, so drop one of them",
-                lead="A ScriptedRealtimeModel cannot define both connect events and a connect "
-                "error.",
-            )
+            raise conflicting_outcomes("connect_events")
         if extra_checks:
             check_strict(strict)
             check_error(connect_error, "connect_error")
@@ -140,7 +153,7 @@ class ScriptedRealtimeModel(RealtimeModel):
                 detach_model_event(event, wrap_errors=False) for event in greeting
             )
         self._extra_checks = extra_checks
-        self._script: StepScript[_Scripted] = StepScript(self._scripted(steps))
+        self._start_script(self._scripted(steps), remembers=False, checks_calls=False)
         self._connect_error = connect_error
         self._close_error = close_error
         self._strict = strict
@@ -182,12 +195,13 @@ class ScriptedRealtimeModel(RealtimeModel):
     def _hold(self, step: RealtimeStep, where: str) -> _Scripted:
         """``step`` with this model's copies of its events (checked with ``extra_checks``)."""
         if self._extra_checks:
-            return _Scripted(step, *check_step(step, where))
+            return _Scripted(step, *check_step(step, where), checked=True)
         expect = step._expect
         return _Scripted(
             step,
             detach_send_event(expect, wrap_errors=False) if step._kind == VALUE else expect,
             tuple(detach_model_event(event, wrap_errors=False) for event in step._emit),
+            checked=False,
         )
 
     # -- RealtimeModel interface -------------------------------------------------
@@ -243,13 +257,7 @@ class ScriptedRealtimeModel(RealtimeModel):
         A send made by a listener while events are being delivered returns at once; the
         outer call waits for its events and raises its error.
         """
-        group = self._commit(event)
-        failure = None
-        if group is not None:
-            failure = group.error if group.done else await group.outcome()
-        failure = failure or self._deliveries.take_orphaned()
-        if failure is not None:
-            raise failure
+        await self._settle(self._commit(event))
 
     async def send_event_if(
         self, event: RealtimeModelSendEvent, send_if: Callable[[], bool]
@@ -263,13 +271,7 @@ class ScriptedRealtimeModel(RealtimeModel):
             raise disconnected("send", event, closed=self._closed)
         if not send_if():
             return False
-        group = self._commit(event)
-        failure = None
-        if group is not None:
-            failure = group.error if group.done else await group.outcome()
-        failure = failure or self._deliveries.take_orphaned()
-        if failure is not None:
-            raise failure
+        await self._settle(self._commit(event))
         return True
 
     async def close(self) -> None:
@@ -306,19 +308,7 @@ class ScriptedRealtimeModel(RealtimeModel):
             copies = checked_events(events, "emit")
         else:
             copies = tuple(detach_model_event(event, wrap_errors=False) for event in events)
-        group = self._deliveries.submit(copies, None, "emit()")
-        failure = None
-        if group is not None:
-            failure = group.error if group.done else await group.outcome()
-        failure = failure or self._deliveries.take_orphaned()
-        if failure is not None:
-            raise failure
-
-    def assert_complete(self) -> None:
-        """Raise :class:`UnconsumedRealtimeSteps` when scripted steps were never matched."""
-        self._script.assert_complete(
-            lambda pending: unconsumed_steps(tuple(held.step for held in pending))
-        )
+        await self._settle(self._deliveries.submit(copies, None, "emit()"))
 
     # -- inspection ----------------------------------------------------------------
 
@@ -366,16 +356,6 @@ class ScriptedRealtimeModel(RealtimeModel):
         return self.sent_events
 
     @property
-    def remaining_steps(self) -> int:
-        """How many scripted steps are not yet matched."""
-        return len(self._script)
-
-    @property
-    def pending_steps(self) -> tuple[RealtimeStep, ...]:
-        """The steps not yet matched, in script order: the ``RealtimeStep`` objects scripted."""
-        return tuple(held.step for held in self._script)
-
-    @property
     def listeners(self) -> tuple[RealtimeModelListener, ...]:
         """The listener objects registered right now."""
         return tuple(self._listeners)
@@ -399,6 +379,16 @@ class ScriptedRealtimeModel(RealtimeModel):
         return self._close_calls
 
     # -- internals -----------------------------------------------------------------
+
+    async def _settle(self, group: DeliveryGroup | None) -> None:
+        """Wait until ``group``'s events (if any) were delivered; raise the failure of its
+        delivery, or of a delivery no caller waits for any more."""
+        failure = None
+        if group is not None:
+            failure = group.error if group.done else await group.outcome()
+        failure = failure or self._deliveries.take_orphaned()
+        if failure is not None:
+            raise failure
 
     def _disconnect(self) -> None:
         self._connected = self._deliveries.open = False
@@ -432,21 +422,12 @@ class ScriptedRealtimeModel(RealtimeModel):
                 raise error() if isinstance(error, type) else error
             self._deliveries.submit(self._dropped_now(1006, ""), None, "drop", background=True)
             raise closed_error(1006, "")
-        extra = self._extra_checks
-        snapshot = detach_send_event(event, wrap_errors=extra)
+        snapshot = detach_send_event(event, wrap_errors=self._extra_checks)
         # Matchers see the private snapshot (predicates get a copy of it), never the
         # caller's object, so nothing they do can change what is recorded.
-        if extra:
-            held = self._script.take(
-                lambda candidate: checked_match(candidate.kind, candidate.expect, snapshot)
-            )
-        else:
-            held = self._script.take(
-                lambda candidate: matches(candidate.kind, candidate.expect, snapshot)
-            )
-        if held is None:
-            if self._strict:
-                raise self._unexpected(snapshot)
+        try:
+            held = self._take(snapshot)
+        except _Unmatched:
             self._sent.append(snapshot)
             return None
         self._sent.append(snapshot)
@@ -472,7 +453,27 @@ class ScriptedRealtimeModel(RealtimeModel):
             send_index=len(self._sent) - 1,
         )
 
-    def _unexpected(self, snapshot: RealtimeModelSendEvent) -> Exception:
+    # -- the script ----------------------------------------------------------------------
+
+    def _spec(self, held: _Scripted) -> RealtimeStep:
+        return held.step
+
+    def _unconsumed(self, pending: tuple[_Scripted, ...]) -> BaseException:
+        return unconsumed_steps(tuple(held.step for held in pending))
+
+    def _unexpected(
+        self, call: RealtimeModelSendEvent, candidates: tuple[_Scripted, ...], grouped: bool
+    ) -> BaseException:
+        return self._unmatched(call)
+
+    def _rejected(
+        self, call: RealtimeModelSendEvent, same: tuple[_Scripted, ...], grouped: bool
+    ) -> BaseException:
+        return self._unmatched(call)
+
+    def _unmatched(self, snapshot: RealtimeModelSendEvent) -> Exception:
+        if not self._strict:
+            return _Unmatched()
         script = self._script
         pending = script.peek()
         group = script.candidates() if script.in_group() else ()

@@ -12,9 +12,10 @@ from agents.realtime.model_inputs import RealtimeModelSendEvent
 
 from agents_testing.core import safe_repr
 
-from ._errors import invalid_step
+from ._errors import conflicting_outcomes, invalid_step
 from ._events.detach import SEND_EVENT_TYPES, detach_model_event, detach_send_event
 from ._faults import FaultPlan, RealtimeFault, plan_faults
+from ._frozen import Frozen
 
 __all__ = [
     "CLASS",
@@ -23,6 +24,7 @@ __all__ = [
     "RealtimeExpectation",
     "RealtimeStep",
     "event_sequence",
+    "matcher",
     "matches",
 ]
 
@@ -50,18 +52,25 @@ def _kind_of(expect: object) -> int:
     return PREDICATE if callable(expect) else VALUE
 
 
-def matches(kind: int, expect: Any, event: RealtimeModelSendEvent) -> bool:
-    """Whether ``event`` meets ``expect``, an expectation of the given kind.
+def matcher(kind: int, expect: Any) -> Callable[[RealtimeModelSendEvent], bool]:
+    """The function that tells whether an event meets ``expect``, an expectation of the
+    given kind, written for that kind (a model calls it for every send).
 
-    A predicate gets its own copy of ``event``, so a predicate that changes what it is
+    A predicate gets its own copy of the event, so a predicate that changes what it is
     given changes nothing recorded; its result counts by its truth value. An exception
     from a predicate or from comparing values propagates.
     """
     if kind == VALUE:
-        return bool(event == expect)
+        return lambda event: bool(event == expect)
     if kind == CLASS:
-        return isinstance(event, expect)
-    return bool(expect(detach_send_event(event)))
+        return lambda event: isinstance(event, expect)
+    return lambda event: bool(expect(detach_send_event(event)))
+
+
+def matches(kind: int, expect: Any, event: RealtimeModelSendEvent) -> bool:
+    """Whether ``event`` meets ``expect``, an expectation of the given kind (see
+    :func:`matcher`)."""
+    return matcher(kind, expect)(event)
 
 
 def event_sequence(events: Any, field: str) -> tuple[Any, ...]:
@@ -98,7 +107,7 @@ def _event_repr(event: object) -> str:
     return f"{type(event).__name__}({fields})"
 
 
-class RealtimeStep:
+class RealtimeStep(Frozen):
     """Match one outgoing event, then emit incoming events or raise an error.
 
     ``expect`` is an exact ``RealtimeModelSendEvent`` (compared with ``==``), an event
@@ -132,13 +141,7 @@ class RealtimeStep:
     ) -> None:
         events = event_sequence(emit, "emit")
         if events and error is not None:
-            raise invalid_step(
-                "conflicting_outcomes",
-                0,
-                "emit",
-                "split it into two steps or drop one outcome",
-                lead="A RealtimeStep cannot define both emit events and an error.",
-            )
+            raise conflicting_outcomes("emit")
         given, plan = plan_faults(faults, len(events), error is not None)
         object.__setattr__(self, "_expect", expect)
         object.__setattr__(self, "_emit", events)
@@ -164,19 +167,8 @@ class RealtimeStep:
         """The faults scripted on this step's delivery (empty without any)."""
         return self._faults
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"RealtimeStep is immutable; cannot set {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, RealtimeStep)
-        return (self._expect, self._emit, self.error, self._faults) == (
-            other._expect,
-            other._emit,
-            other.error,
-            other._faults,
-        )
+    def _value(self) -> tuple[Any, ...]:
+        return (self._expect, self._emit, self.error, self._faults)
 
     def __hash__(self) -> int:
         # Coarse but consistent with ==: equal steps have the same kind of expectation,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agents_testing.core.lazy import lazy_exports
+from agents_testing.core.lazy import serve_lazily
 
 if TYPE_CHECKING:
     from agents_testing.core import any_order, to_snapshot
@@ -53,28 +53,26 @@ __all__ = [
 
 # Names are imported on first use, so that loading the package (as a pytest plugin, for
 # one) does not import the SDK.
-if not TYPE_CHECKING:
-    __getattr__, __dir__ = lazy_exports(
-        __name__,
-        globals(),
-        {
-            "InvalidSandboxArgument": "._errors",
-            "InvalidSandboxStep": "._errors",
-            "ReplayedSandboxError": "._cassette.cassette",
-            "SandboxCall": "._call",
-            "SandboxCallMatcherError": "._errors",
-            "SandboxCallMismatch": "._cassette.cassette",
-            "SandboxCassette": "._cassette.cassette",
-            "SandboxCassetteFixture": "._cassette.fixture",
-            "SandboxMethodUnavailable": "._errors",
-            "SandboxScriptError": "._errors",
-            "SandboxStepSpec": "._steps",
-            "ScriptedSandboxFactory": "._factory",
-            "ScriptedSandboxSession": "._session",
-            "UnconsumedSandboxSteps": "._errors",
-            "UnexpectedSandboxCall": "._errors",
-            "any_order": "agents_testing.core",
-            "scripted_sandbox_session": "._session",
-            "to_snapshot": "agents_testing.core",
-        },
-    )
+serve_lazily(
+    __name__,
+    {
+        "InvalidSandboxArgument": "._errors",
+        "InvalidSandboxStep": "._errors",
+        "ReplayedSandboxError": "._cassette.cassette",
+        "SandboxCall": "._call",
+        "SandboxCallMatcherError": "._errors",
+        "SandboxCallMismatch": "._cassette.cassette",
+        "SandboxCassette": "._cassette.cassette",
+        "SandboxCassetteFixture": "._cassette.fixture",
+        "SandboxMethodUnavailable": "._errors",
+        "SandboxScriptError": "._errors",
+        "SandboxStepSpec": "._steps",
+        "ScriptedSandboxFactory": "._factory",
+        "ScriptedSandboxSession": "._session",
+        "UnconsumedSandboxSteps": "._errors",
+        "UnexpectedSandboxCall": "._errors",
+        "any_order": "agents_testing.core",
+        "scripted_sandbox_session": "._session",
+        "to_snapshot": "agents_testing.core",
+    },
+)

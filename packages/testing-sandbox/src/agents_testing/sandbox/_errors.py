@@ -13,14 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from agents_testing.core import (
-    AgentsTestingError,
-    InvalidStepError,
-    UnconsumedStepsError,
-    UnexpectedCallError,
-    as_sentence,
-    ordinal,
-)
+from agents_testing.core import InvalidStepError, UnconsumedStepsError, UnexpectedCallError
+from agents_testing.core.errors import BoundaryError, as_sentence, error_fields, ordinal
 
 if TYPE_CHECKING:
     from ._call import SandboxCall
@@ -37,15 +31,12 @@ __all__ = [
     "UnconsumedSandboxSteps",
     "UnexpectedSandboxCall",
     "argument_error",
-    "closed_stream",
-    "cyclic_argument",
     "invalid_step",
     "matcher_rejected",
     "method_unavailable",
     "unconsumed",
-    "uncopyable_argument",
     "unexpected_call",
-    "unsupported_stream",
+    "unrecordable_argument",
 ]
 
 InvalidSandboxStepReason = Literal[
@@ -57,10 +48,11 @@ InvalidSandboxStepReason = Literal[
 ]
 
 
-class SandboxScriptError(AgentsTestingError):
+class SandboxScriptError(BoundaryError):
     """Base of every error raised by the sandbox boundary's doubles."""
 
 
+@error_fields
 class InvalidSandboxStep(SandboxScriptError, InvalidStepError):
     """A sandbox step was malformed and rejected when the script was built.
 
@@ -74,27 +66,11 @@ class InvalidSandboxStep(SandboxScriptError, InvalidStepError):
     ``TypeError`` is the ``__cause__``).
     """
 
-    _keyword_fields = ("reason", "input_index", "method", "detail")
     reason: InvalidSandboxStepReason
-    input_index: int
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        reason: InvalidSandboxStepReason,
-        input_index: int,
-        method: str | None = None,
-        detail: str | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.input_index = input_index
-        self.method = method
-        self.detail = message if detail is None else detail
-        self._lead: str | None = None
+    method: str | None = None
 
 
+@error_fields
 class UnexpectedSandboxCall(SandboxScriptError, UnexpectedCallError):
     """The workflow called a session method that the next step does not script.
 
@@ -108,36 +84,19 @@ class UnexpectedSandboxCall(SandboxScriptError, UnexpectedCallError):
     Nothing is consumed.
     """
 
-    _keyword_fields = (
-        "call",
-        "call_index",
-        "expected_method",
-        "remaining_steps",
-        "pending_steps",
-        "group_methods",
-    )
+    call: SandboxCall
+    call_index: int
+    expected_method: str | None
+    remaining_steps: int
+    pending_steps: tuple[SandboxStepSpec, ...] = ()
+    group_methods: tuple[str, ...] = ()
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        call: SandboxCall,
-        call_index: int,
-        expected_method: str | None,
-        remaining_steps: int,
-        pending_steps: tuple[SandboxStepSpec, ...] = (),
-        group_methods: tuple[str, ...] = (),
-    ) -> None:
-        super().__init__(message)
-        self.call = call
-        self.call_index = call_index
-        self.actual_method: str = call.method
-        self.expected_method = expected_method
-        self.remaining_steps = remaining_steps
-        self.pending_steps = pending_steps
-        self.group_methods = group_methods
+    def __post_init__(self, message: str) -> None:
+        super().__post_init__(message)
+        self.actual_method: str = self.call.method
 
 
+@error_fields
 class SandboxCallMatcherError(SandboxScriptError, UnexpectedCallError):
     """The pending step's ``match`` returned ``False`` for a call.
 
@@ -148,24 +107,13 @@ class SandboxCallMatcherError(SandboxScriptError, UnexpectedCallError):
     raises propagates its own exception instead, and also leaves the step pending.)
     """
 
-    _keyword_fields = ("call", "call_index", "method", "group_members")
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        call: SandboxCall,
-        call_index: int,
-        method: str,
-        group_members: int = 0,
-    ) -> None:
-        super().__init__(message)
-        self.call = call
-        self.call_index = call_index
-        self.method = method
-        self.group_members = group_members
+    call: SandboxCall
+    call_index: int
+    method: str
+    group_members: int = 0
 
 
+@error_fields
 class UnconsumedSandboxSteps(SandboxScriptError, UnconsumedStepsError):
     """``assert_complete()`` found sandbox steps that the workflow never used.
 
@@ -173,54 +121,31 @@ class UnconsumedSandboxSteps(SandboxScriptError, UnconsumedStepsError):
     ``pending_steps`` the steps themselves (fresh step dicts), in script order.
     """
 
-    _keyword_fields = ("remaining_steps", "pending_methods", "pending_steps")
-    pending_steps: tuple[SandboxStepSpec, ...]
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        remaining_steps: int,
-        pending_methods: tuple[str, ...],
-        pending_steps: tuple[SandboxStepSpec, ...] = (),
-    ) -> None:
-        super().__init__(message)
-        self.remaining_steps = remaining_steps
-        self.pending_methods = pending_methods
-        self.pending_steps = pending_steps
+    remaining_steps: int
+    pending_methods: tuple[str, ...]
+    pending_steps: tuple[SandboxStepSpec, ...] = ()
 
 
+@error_fields
 class InvalidSandboxArgument(SandboxScriptError, TypeError):
     """An argument the scripted session or one of its methods cannot take; nothing was
     recorded or consumed.
 
-    ``argument`` names the argument (``"args[1]"``, ``"data"``, ``"manifest"``),
-    ``expected`` says what it must be and ``got`` what it was (a type, never the value);
+    ``argument`` names the argument (``"args[1]"``, ``"data"``, ``"manifest"``);
     ``method`` is the session method that received it, or ``None`` for an argument of
     ``scripted_sandbox_session()`` itself, and ``call_index`` the 0-based number of that
-    call. It is also a ``TypeError``.
+    call; ``expected`` says what it must be and ``got`` what it was (a type, never the
+    value). It is also a ``TypeError``.
     """
 
-    _keyword_fields = ("argument", "expected", "got", "method", "call_index")
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        argument: str,
-        expected: str,
-        got: str,
-        method: str | None = None,
-        call_index: int | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.argument = argument
-        self.expected = expected
-        self.got = got
-        self.method = method
-        self.call_index = call_index
+    argument: str
+    method: str | None = None
+    call_index: int | None = None
+    expected: str
+    got: str
 
 
+@error_fields
 class SandboxMethodUnavailable(SandboxScriptError, AttributeError):
     """The session does not offer ``method``: no step scripts it, or the script cannot serve it.
 
@@ -231,13 +156,12 @@ class SandboxMethodUnavailable(SandboxScriptError, AttributeError):
     step method that would offer it, or ``None`` when no step can.
     """
 
-    _keyword_fields = ("method", "needed_method")
+    method: str
+    needed_method: str | None
 
-    def __init__(self, message: str, *, method: str, needed_method: str | None) -> None:
-        super().__init__(message)
-        self.method = method
-        self.needed_method = needed_method
-        self.name = method
+    def __post_init__(self, message: str) -> None:
+        super().__post_init__(message)
+        self.name = self.method
 
 
 # --- the messages the session raises ----------------------------------------------------
@@ -276,15 +200,13 @@ def invalid_step(
         text = f"for {method} is invalid: {_ended(detail)}"
     else:
         text = f"is invalid: {_ended(detail)}"
-    error = InvalidSandboxStep(
+    return InvalidSandboxStep(
         f"Scripted sandbox step #{ordinal(input_index)} {text}",
         reason=reason,
         input_index=input_index,
         method=method,
         detail=detail,
     )
-    error._lead = lead  # so that a group can say the same of its member
-    return error
 
 
 def unexpected_call(
@@ -393,72 +315,54 @@ def argument_error(
 SUPPORTED_STREAMS = "an open io.BytesIO or io.StringIO"
 
 
-def unsupported_stream(
-    kind: str, method: str, call_index: int, argument: str
+# What the recorded history cannot take of an argument: the message after the argument's
+# place, what the argument must be, and what it was. ``{kind}`` is its type's name.
+_UNRECORDABLE: dict[str, tuple[str, str, str]] = {
+    "unsupported_stream": (
+        "Sandbox stream snapshots support only io.BytesIO and io.StringIO. The {where} is "
+        "a {kind}, a live stream that cannot be replayed. Read its content into an "
+        "io.BytesIO first.",
+        SUPPORTED_STREAMS,
+        "a {kind}",
+    ),
+    "closed_stream": (
+        "Cannot snapshot a closed sandbox {stream} stream. The {where} is a closed {kind}. "
+        "Pass it before closing it.",
+        SUPPORTED_STREAMS,
+        "a closed {kind}",
+    ),
+    "uncopyable": (
+        "{Where} (a {kind}) cannot be copied for the recorded history: its copy raised "
+        "{failure} (the cause). Pass a value that copy.deepcopy can copy.",
+        "a value that can be copied",
+        "a {kind}",
+    ),
+    # Only the argument's position is named, never where inside it the cycle is: the keys
+    # of an argument are data too.
+    "cyclic": (
+        "{Where} (a {kind}) contains itself (a reference cycle) and cannot be copied for "
+        "the recorded history. Pass a value without a cycle.",
+        "a value without a reference cycle",
+        "a {kind} that contains itself",
+    ),
+}
+
+
+def unrecordable_argument(
+    problem: str, kind: str, method: str, call_index: int, argument: str, **details: str
 ) -> InvalidSandboxArgument:
-    """A stream argument of a kind that cannot be snapshotted (a file, a wrapper, ...)."""
+    """An argument the recorded history cannot take: ``problem`` is a stream of a kind that
+    cannot be snapshotted (``"unsupported_stream"``), a closed one (``"closed_stream"``,
+    ``stream="text"`` or ``"byte"``), a value whose copy raised (``"uncopyable"``,
+    ``failure=`` its class name) or one that contains itself (``"cyclic"``)."""
     where = _where(method, call_index, argument)
+    text, expected, got = _UNRECORDABLE[problem]
+    values = {"where": where, "Where": where[0].upper() + where[1:], "kind": kind, **details}
     return InvalidSandboxArgument(
-        f"Sandbox stream snapshots support only io.BytesIO and io.StringIO. The {where} is "
-        f"a {kind}, a live stream that cannot be replayed. Read its content into an "
-        "io.BytesIO first. Nothing was recorded or consumed.",
+        f"{text.format(**values)} Nothing was recorded or consumed.",
         argument=argument,
-        expected=SUPPORTED_STREAMS,
-        got=f"a {kind}",
-        method=method,
-        call_index=call_index,
-    )
-
-
-def closed_stream(
-    text: bool, kind: str, method: str, call_index: int, argument: str
-) -> InvalidSandboxArgument:
-    """A closed ``io.BytesIO`` / ``io.StringIO`` argument: nothing is left to snapshot."""
-    where = _where(method, call_index, argument)
-    return InvalidSandboxArgument(
-        f"Cannot snapshot a closed sandbox {'text' if text else 'byte'} stream. The {where} "
-        f"is a closed {kind}. Pass it before closing it. Nothing was recorded or consumed.",
-        argument=argument,
-        expected=SUPPORTED_STREAMS,
-        got=f"a closed {kind}",
-        method=method,
-        call_index=call_index,
-    )
-
-
-def uncopyable_argument(
-    kind: str, failure: str, method: str, call_index: int, argument: str
-) -> InvalidSandboxArgument:
-    """An argument whose copy for the recorded history raised ``failure`` (a class name)."""
-    where = _where(method, call_index, argument)
-    return InvalidSandboxArgument(
-        f"{where[0].upper()}{where[1:]} (a {kind}) cannot be copied for the recorded "
-        f"history: its copy raised {failure} (the cause). Pass a value that copy.deepcopy "
-        "can copy. Nothing was recorded or consumed.",
-        argument=argument,
-        expected="a value that can be copied",
-        got=f"a {kind}",
-        method=method,
-        call_index=call_index,
-    )
-
-
-def cyclic_argument(
-    kind: str, method: str, call_index: int, argument: str
-) -> InvalidSandboxArgument:
-    """An argument that contains itself: it cannot be copied for the recorded history.
-
-    Only the argument's position is named, never where inside it the cycle is: the keys of
-    an argument are data too.
-    """
-    where = _where(method, call_index, argument)
-    return InvalidSandboxArgument(
-        f"{where[0].upper()}{where[1:]} (a {kind}) contains itself (a reference cycle) and "
-        "cannot be copied for the recorded history. Pass a value without a cycle. Nothing "
-        "was recorded or consumed.",
-        argument=argument,
-        expected="a value without a reference cycle",
-        got=f"a {kind} that contains itself",
+        expected=expected,
+        got=got.format(**values),
         method=method,
         call_index=call_index,
     )

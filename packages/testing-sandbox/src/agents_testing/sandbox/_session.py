@@ -13,7 +13,7 @@ import io
 import types
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, Literal
 
 from agents.sandbox.files import FileEntry
 from agents.sandbox.manifest import Manifest
@@ -24,11 +24,17 @@ from agents.sandbox.session.sandbox_session_state import SandboxSessionState
 from agents.sandbox.snapshot import NoopSnapshot
 from agents.sandbox.types import ExecResult, User
 
-from agents_testing.core import AnyOrder, StepScript, detach
+from agents_testing.core import (
+    AnyOrder,
+    ScriptedDouble,
+    close_awaitable,
+    detach,
+)
 
 from ._call import SandboxCall
 from ._errors import (
     InvalidSandboxArgument,
+    InvalidSandboxStepReason,
     SandboxScriptError,
     argument_error,
     invalid_step,
@@ -50,7 +56,9 @@ _STATE_TYPE = "scripted"
 _SNAPSHOT_ID = "scripted"
 
 
-class ScriptedSandboxSession(BaseSandboxSession):
+class ScriptedSandboxSession(
+    ScriptedDouble[Step, SandboxCall, SandboxStepSpec], BaseSandboxSession
+):
     """A sandbox session whose method results come from scripted steps, in one FIFO order.
 
     Pass it as ``RunConfig(sandbox={"session": sandbox})`` and manage it with
@@ -67,6 +75,8 @@ class ScriptedSandboxSession(BaseSandboxSession):
     """
 
     _offered: frozenset[str] = frozenset()
+    _call_type = "SandboxCall"
+    _errors = (SandboxScriptError,)
 
     def __init__(
         self,
@@ -80,8 +90,12 @@ class ScriptedSandboxSession(BaseSandboxSession):
                 "manifest", "an agents.sandbox.Manifest or None", type(manifest).__name__
             )
         self._extra_checks = extra_checks
-        self._script: StepScript[Step] = StepScript(build_steps(steps, extra_checks=extra_checks))
-        offered = {step.method for step in self._script}
+        self._start_script(
+            build_steps(steps, extra_checks=extra_checks),
+            remembers=extra_checks,
+            checks_calls=extra_checks,
+        )
+        offered = {step.target for step in self._script}
         # Scripting either PTY method offers the interactive shell (exec_command on a PTY
         # plus write_stdin); the SDK asks the session through supports_pty().
         self._pty = not offered.isdisjoint(PTY_METHODS)
@@ -95,7 +109,6 @@ class ScriptedSandboxSession(BaseSandboxSession):
                 self.__dict__[name] = types.MethodType(method.__get__(None), self)
         self._calls: list[SandboxCall] = []
         self._shared: list[bool] = []
-        self._violation: SandboxScriptError | None = None
         self._running = False
         self.state = SandboxSessionState(
             type=_STATE_TYPE,
@@ -126,38 +139,35 @@ class ScriptedSandboxSession(BaseSandboxSession):
             copy_call(call, shared) for call, shared in zip(self._calls, self._shared, strict=True)
         )
 
-    def __agents_testing_snapshot__(self) -> object:
-        """What ``to_snapshot`` records of the session: its calls (as ``session.calls``)."""
-        return self.calls
-
-    @property
-    def remaining_steps(self) -> int:
-        """How many scripted steps are not yet consumed."""
-        return len(self._script)
-
-    @property
-    def pending_steps(self) -> tuple[SandboxStepSpec, ...]:
-        """The steps not yet consumed, in script order, as step dicts built on each access.
-
-        Changing a returned dict or its result changes nothing in the script; responders,
-        matchers and error objects are the ones the test scripted.
-        """
-        return tuple(step.spec() for step in self._script)
-
-    def assert_complete(self) -> None:
-        """Raise ``UnconsumedSandboxSteps`` when scripted steps are left.
-
-        With ``extra_checks=True`` it first re-raises the first script violation of the
-        run, if there was one, even when the SDK turned it into tool output (the image
-        viewer, for one, reports read failures to the model instead of raising).
-        """
-        if self._violation is not None:
-            raise self._violation
-        self._script.assert_complete(
-            lambda pending: unconsumed(tuple(step.spec() for step in pending))
-        )
-
     # --- the step script ------------------------------------------------------------
+
+    def _spec(self, step: Step) -> SandboxStepSpec:
+        return step.spec()  # type: ignore[no-any-return]
+
+    def _unconsumed(self, pending: tuple[Step, ...]) -> BaseException:
+        return unconsumed(tuple(step.spec() for step in pending))
+
+    def _unexpected(
+        self, call: SandboxCall, candidates: tuple[Step, ...], grouped: bool
+    ) -> BaseException:
+        expected = candidates[0].target if candidates else None
+        methods = tuple(step.target for step in candidates) if grouped else ()
+        return unexpected_call(self._handed(call), expected, self.pending_steps, methods)
+
+    def _rejected(self, call: SandboxCall, same: tuple[Step, ...], grouped: bool) -> BaseException:
+        return matcher_rejected(self._handed(call), len(same) if grouped else 0)
+
+    def _malformed(
+        self, step: Step, role: Literal["match", "responder"], detail: str
+    ) -> BaseException:
+        reason: InvalidSandboxStepReason = (
+            "invalid_matcher" if role == "match" else "invalid_outcome"
+        )
+        return invalid_step(reason, step.input_index, step.target, detail)
+
+    def _handed(self, call: SandboxCall) -> SandboxCall:
+        # A call of plain values is shared; any other is copied for whoever gets it.
+        return copy_call(call, self._shared[call.call_index])
 
     async def _answer(self, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         index = len(self._calls)
@@ -171,7 +181,7 @@ class ScriptedSandboxSession(BaseSandboxSession):
             call, shared = record_call(index, method, args, kwargs, wrap_errors=False)
         self._calls.append(call)
         self._shared.append(shared)
-        step = self._take(call, shared)
+        step = self._take(call, method)
         # Consumed synchronously above, before any await: concurrent tool calls consume
         # steps in the order the runner starts them.
         kind = step.kind
@@ -180,104 +190,21 @@ class ScriptedSandboxSession(BaseSandboxSession):
             return thaw(step.value) if step.streams else step.value
         if kind == "error":
             raise step.value
-        return await self._respond(step, call, shared)
-
-    async def _respond(self, step: Step, call: SandboxCall, shared: bool) -> Any:
-        try:
-            value = step.value(copy_call(call, shared))
-        except TypeError as error:
-            if self._extra_checks and _raised_by_the_call(error):
-                detail = "'responder' could not be called with the SandboxCall"
-                self._fail(
-                    invalid_step("invalid_outcome", step.input_index, step.method, detail), error
-                )
-            raise
-        if inspect.isawaitable(value):
-            value = await value
+        value = await self._call_responder(step, call, step.value)
         if self._extra_checks:
             # Checked before the value reaches the caller; the step was consumed when the
             # call was taken, so concurrent calls keep the order in which they arrived.
             if inspect.isawaitable(value):
-                _close(value)
+                close_awaitable(value)
                 problem: str | None = (
-                    f"a responder's awaitable must resolve to the {step.method} result, "
+                    f"a responder's awaitable must resolve to the {step.target} result, "
                     "not to another awaitable"
                 )
             else:
-                problem = result_problem(step.method, value, responded=True)
+                problem = result_problem(step.target, value, responded=True)
             if problem is not None:
-                self._fail(invalid_step("invalid_outcome", step.input_index, step.method, problem))
+                self._fail(invalid_step("invalid_outcome", step.input_index, step.target, problem))
         return value
-
-    def _take(self, call: SandboxCall, shared: bool) -> Step:
-        script = self._script
-        if not script.in_group():
-            head = script.peek()
-            if head is None or head.method != call.method:
-                expected = None if head is None else head.method
-                self._fail(unexpected_call(copy_call(call, shared), expected, self.pending_steps))
-            if head.match is not None and not self._accepts(head, call, shared):
-                self._fail(matcher_rejected(copy_call(call, shared)))
-            script.take()
-            return head
-        candidates = script.candidates()
-        same_method = [step for step in candidates if step.method == call.method]
-        if not same_method:
-            self._fail(
-                unexpected_call(
-                    copy_call(call, shared),
-                    candidates[0].method,
-                    self.pending_steps,
-                    tuple(step.method for step in candidates),
-                )
-            )
-        # In a group, the first pending member of the called method whose matcher accepts
-        # the call answers it.
-        for step in same_method:
-            if self._accepts(step, call, shared):
-                script.take_candidate(step)
-                return step
-        self._fail(matcher_rejected(copy_call(call, shared), len(same_method)))
-
-    def _accepts(self, head: Step, call: SandboxCall, shared: bool) -> bool:
-        if head.match is None:
-            return True
-        # A matcher's own exception propagates as it is and leaves the step pending.
-        try:
-            verdict = head.match(copy_call(call, shared))
-        except SandboxScriptError as error:
-            # One of ours (a cassette's request diff, say): remembered like any other
-            # violation, so assert_complete() reports it even when the SDK absorbed it.
-            if self._extra_checks and self._violation is None:
-                self._violation = error
-            raise
-        except TypeError as error:
-            if self._extra_checks and _raised_by_the_call(error):
-                detail = "'match' could not be called with the SandboxCall"
-                self._fail(
-                    invalid_step("invalid_matcher", head.input_index, head.method, detail), error
-                )
-            raise
-        if inspect.isawaitable(verdict):
-            _close(verdict)
-            if self._extra_checks:
-                self._fail(
-                    invalid_step(
-                        "invalid_matcher",
-                        head.input_index,
-                        head.method,
-                        "'match' returned an awaitable; a matcher must answer at once",
-                    )
-                )
-        # Only False rejects: any other value (None, 0, an array, an awaitable) accepts.
-        return verdict is not False
-
-    def _fail(self, error: SandboxScriptError, cause: BaseException | None = None) -> NoReturn:
-        if self._extra_checks and self._violation is None:
-            self._violation = error
-        if cause is not None:
-            raise error from cause
-        raise error
 
     # --- scriptable session operations ----------------------------------------------
 
@@ -476,24 +403,6 @@ def scripted_sandbox_session(
     are never materialized. ``extra_checks=True`` turns on the session's stricter checks.
     """
     return ScriptedSandboxSession(steps, manifest=manifest, extra_checks=extra_checks)
-
-
-def _raised_by_the_call(error: BaseException) -> bool:
-    """Whether ``error`` came from the call itself rather than from the callable's own code.
-
-    The handler's frame is the first on the traceback. Nothing after it means no frame of
-    the callable ever ran: Python could not bind the argument, or a callable written in C
-    (``len``, ``max``) refused it. Either way the callable cannot take a ``SandboxCall``,
-    whatever its signature says.
-    """
-    traceback = error.__traceback__
-    return traceback is not None and traceback.tb_next is None
-
-
-def _close(awaitable: object) -> None:
-    close = getattr(awaitable, "close", None)
-    if callable(close):
-        close()  # never awaited: closing it avoids a "never awaited" warning
 
 
 # Public names show the package, however this module was first imported.

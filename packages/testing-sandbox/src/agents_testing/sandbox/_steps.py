@@ -8,25 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, TypedDict
+from typing import Any, ClassVar, TypedDict
 
 from typing_extensions import NotRequired
 
-from agents_testing.core import compat
+from agents_testing.core import DictStep, compat
 
 from ._call import SandboxCall
 from ._snapshots.values import thaw
 
-__all__ = [
-    "BASE_METHODS",
-    "PTY_METHODS",
-    "SandboxStepSpec",
-    "Step",
-    "KEYS",
-    "OUTCOMES",
-    "OutcomeKind",
-    "scriptable_methods",
-]
+__all__ = ["BASE_METHODS", "PTY_METHODS", "SandboxStepSpec", "Step", "scriptable_methods"]
 
 BASE_METHODS: tuple[str, ...] = (
     "apply_patch",
@@ -62,32 +53,18 @@ class SandboxStepSpec(TypedDict):
     match: NotRequired[Matcher]
 
 
-OUTCOMES = ("result", "responder", "error")
-KEYS = frozenset({"method", "match", *OUTCOMES})
-
-OutcomeKind = Literal["result", "responder", "error"]
-
-
 @dataclass(frozen=True)
-class Step:
+class Step(DictStep):
     """A validated step; ``value`` is the snapshotted result, the responder or the error."""
 
-    input_index: int
-    method: str
-    kind: OutcomeKind
-    value: Any
-    match: Matcher | None
     #: Whether the snapshotted result holds a captured stream, which every use must get
     #: afresh; any other result is handed out as it is, once, when the step is used.
     streams: bool = False
 
-    def spec(self) -> SandboxStepSpec:
-        """The step as a fresh ``SandboxStepSpec`` dict, for inspection and error reports."""
-        value = thaw(self.value) if self.kind == "result" else self.value
-        spec: dict[str, Any] = {"method": self.method, self.kind: value}
-        if self.match is not None:
-            spec["match"] = self.match
-        return spec  # type: ignore[return-value]
+    name_key: ClassVar[str] = "method"
+
+    def fresh_result(self) -> Any:
+        return thaw(self.value)
 
 
 def scriptable_methods() -> frozenset[str]:

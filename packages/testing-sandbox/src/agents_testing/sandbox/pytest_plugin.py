@@ -6,28 +6,16 @@ Loaded by pytest through the ``pytest11`` entry point; the library never imports
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
 
-from agents_testing.core.cassette_pytest import (
-    CassetteOptions,
-    finish_cassette,
-    register_cassette_fixture,
-)
+from agents_testing.core.cassette_pytest import register_cassette_fixture, use_cassette
 from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
-    from agents.sandbox.manifest import Manifest
-
-    from agents_testing.core import AnyOrder
-    from agents_testing.sandbox import (
-        SandboxCassetteFixture,
-        SandboxStepSpec,
-        ScriptedSandboxFactory,
-        ScriptedSandboxSession,
-    )
+    from agents_testing.sandbox import SandboxCassetteFixture, ScriptedSandboxFactory
 
 # The record-mode option and the cassette marker, shared with the model plugin.
 pytest_plugins = ["agents_testing.core.cassette_pytest"]
@@ -35,9 +23,7 @@ register_cassette_fixture("sandbox_cassette", "sandbox")
 
 
 @pytest.fixture
-def scripted_sandbox(
-    _agents_testing_doubles: ScriptedDoubles,
-) -> ScriptedSandboxFactory:
+def scripted_sandbox(_agents_testing_doubles: ScriptedDoubles) -> ScriptedSandboxFactory:
     """Make sessions like ``scripted_sandbox_session(...)``, checked at teardown.
 
     Unlike the bare function, its sessions default to ``extra_checks=True`` unless the
@@ -46,22 +32,7 @@ def scripted_sandbox(
     """
     from agents_testing.sandbox import scripted_sandbox_session
 
-    checked = _agents_testing_doubles.options.extra_checks
-
-    def scripted(
-        steps: Iterable[SandboxStepSpec | AnyOrder[SandboxStepSpec]] = (),
-        *,
-        manifest: Manifest | None = None,
-        extra_checks: bool | None = None,
-    ) -> ScriptedSandboxSession:
-        return scripted_sandbox_session(
-            steps,
-            manifest=manifest,
-            extra_checks=checked if extra_checks is None else extra_checks,
-        )
-
-    scripted.__doc__ = scripted_sandbox_session.__doc__
-    return _agents_testing_doubles.track("scripted_sandbox", scripted)
+    return _agents_testing_doubles.checked("scripted_sandbox", scripted_sandbox_session)
 
 
 @pytest.fixture
@@ -75,7 +46,4 @@ def sandbox_cassette(
     """
     from agents_testing.sandbox import SandboxCassetteFixture
 
-    assert isinstance(request.node, pytest.Item)
-    fixture = SandboxCassetteFixture(CassetteOptions.for_item(request.node, "sandbox"))
-    yield fixture
-    finish_cassette(request.node, fixture)
+    yield from use_cassette(request, "sandbox", SandboxCassetteFixture)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agents_testing.core.lazy import lazy_exports
+from agents_testing.core.lazy import serve_lazily
 
 if TYPE_CHECKING:
     from agents_testing.core import any_order, to_snapshot
@@ -65,37 +65,35 @@ __all__ = [
 
 # Names are imported on first use, so that loading the package (as a pytest plugin, for
 # one) does not import the SDK.
-if not TYPE_CHECKING:
-    __getattr__, __dir__ = lazy_exports(
-        __name__,
-        globals(),
-        {
-            "InvalidVoiceStep": "._errors",
-            "InvalidVoiceStepReason": "._errors",
-            "STTCall": "._stt",
-            "STTSessionCall": "._stt",
-            "ScriptedSTTModel": "._stt",
-            "ScriptedSTTModelFactory": "._factory",
-            "ScriptedTTSModel": "._tts",
-            "ScriptedTTSModelFactory": "._factory",
-            "ScriptedTranscriptionSession": "._session",
-            "ScriptedVoiceWorkflow": "._workflow",
-            "ScriptedVoiceWorkflowFactory": "._factory",
-            "SessionSpec": "._stt",
-            "TTSCall": "._tts",
-            "TTSResult": "._tts",
-            "TTSResultSpec": "._tts",
-            "TranscriptionSpec": "._stt",
-            "TranscriptionTurn": "._session",
-            "UnconsumedVoiceSteps": "._errors",
-            "UnexpectedVoiceCall": "._errors",
-            "VoiceCallMatcherError": "._errors",
-            "VoiceOperation": "._errors",
-            "VoiceScriptError": "._errors",
-            "VoiceStepKind": "._errors",
-            "WorkflowResultSpec": "._workflow",
-            "any_order": "agents_testing.core",
-            "pcm16_samples": "._audio",
-            "to_snapshot": "agents_testing.core",
-        },
-    )
+serve_lazily(
+    __name__,
+    {
+        "InvalidVoiceStep": "._errors",
+        "InvalidVoiceStepReason": "._errors",
+        "STTCall": "._stt",
+        "STTSessionCall": "._stt",
+        "ScriptedSTTModel": "._stt",
+        "ScriptedSTTModelFactory": "._factory",
+        "ScriptedTTSModel": "._tts",
+        "ScriptedTTSModelFactory": "._factory",
+        "ScriptedTranscriptionSession": "._session",
+        "ScriptedVoiceWorkflow": "._workflow",
+        "ScriptedVoiceWorkflowFactory": "._factory",
+        "SessionSpec": "._stt",
+        "TTSCall": "._tts",
+        "TTSResult": "._tts",
+        "TTSResultSpec": "._tts",
+        "TranscriptionSpec": "._stt",
+        "TranscriptionTurn": "._session",
+        "UnconsumedVoiceSteps": "._errors",
+        "UnexpectedVoiceCall": "._errors",
+        "VoiceCallMatcherError": "._errors",
+        "VoiceOperation": "._errors",
+        "VoiceScriptError": "._errors",
+        "VoiceStepKind": "._errors",
+        "WorkflowResultSpec": "._workflow",
+        "any_order": "agents_testing.core",
+        "pcm16_samples": "._audio",
+        "to_snapshot": "agents_testing.core",
+    },
+)

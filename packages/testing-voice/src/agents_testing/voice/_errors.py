@@ -10,29 +10,23 @@ from __future__ import annotations
 
 from typing import Literal
 
-from agents_testing.core import (
-    AgentsTestingError,
-    InvalidStepError,
-    UnconsumedStepsError,
-    UnexpectedCallError,
-    ordinal,
-    safe_repr,
-)
+from agents_testing.core import InvalidStepError, UnconsumedStepsError, UnexpectedCallError
+from agents_testing.core.errors import BoundaryError, error_fields, ordinal, safe_repr
 
+# In the order they are defined: what errors say, the errors, and how the doubles word them.
 __all__ = [
-    "InvalidVoiceStep",
+    "VoiceOperation",
+    "VoiceStepKind",
     "InvalidVoiceStepReason",
-    "UnconsumedVoiceSteps",
+    "VoiceScriptError",
+    "InvalidVoiceStep",
     "UnexpectedVoiceCall",
     "VoiceCallMatcherError",
-    "VoiceOperation",
-    "VoiceScriptError",
-    "VoiceStepKind",
+    "UnconsumedVoiceSteps",
     "invalid_step",
-    "matcher_rejected",
-    "steps_of",
-    "unconsumed",
     "unexpected_call",
+    "matcher_rejected",
+    "unconsumed",
 ]
 
 VoiceOperation = Literal[
@@ -77,15 +71,11 @@ _UNEXPECTED: dict[str, tuple[str, str]] = {
 }
 
 
-def steps_of(kind: VoiceStepKind, count: int) -> tuple[VoiceStepKind, ...]:
-    """``count`` pending steps of one kind, for :class:`UnconsumedVoiceSteps`."""
-    return (kind,) * count
-
-
-class VoiceScriptError(AgentsTestingError):
+class VoiceScriptError(BoundaryError):
     """Base of every error raised by the scripted voice components."""
 
 
+@error_fields
 class InvalidVoiceStep(VoiceScriptError, InvalidStepError):
     """A scripted voice step or constructor argument was malformed and rejected when built.
 
@@ -95,25 +85,11 @@ class InvalidVoiceStep(VoiceScriptError, InvalidStepError):
     ``"chunks"``, ``"model_name"``, ...); ``detail`` is the explanation.
     """
 
-    _keyword_fields = ("reason", "input_index", "detail", "argument")
     reason: InvalidVoiceStepReason
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        reason: InvalidVoiceStepReason,
-        input_index: int,
-        detail: str | None = None,
-        argument: str | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.input_index = input_index
-        self.detail = message if detail is None else detail
-        self.argument = argument
+    argument: str | None = None
 
 
+@error_fields
 class UnexpectedVoiceCall(VoiceScriptError, UnexpectedCallError):
     """The pipeline asked for a voice step that the script did not provide.
 
@@ -124,22 +100,12 @@ class UnexpectedVoiceCall(VoiceScriptError, UnexpectedCallError):
     ``"Unexpected TTS call #2: no scripted results remain."``.
     """
 
-    _keyword_fields = ("operation", "call", "call_index")
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        operation: VoiceOperation,
-        call: object = None,
-        call_index: int = 0,
-    ) -> None:
-        super().__init__(message)
-        self.operation = operation
-        self.call = call
-        self.call_index = call_index
+    operation: VoiceOperation
+    call: object = None
+    call_index: int = 0
 
 
+@error_fields
 class VoiceCallMatcherError(VoiceScriptError, UnexpectedCallError):
     """The matcher of every result that could answer a call returned ``False``.
 
@@ -150,24 +116,13 @@ class VoiceCallMatcherError(VoiceScriptError, UnexpectedCallError):
     is raised by the stream the call returned.
     """
 
-    _keyword_fields = ("operation", "call", "call_index", "group_members")
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        operation: VoiceOperation,
-        call: object,
-        call_index: int,
-        group_members: int = 0,
-    ) -> None:
-        super().__init__(message)
-        self.operation = operation
-        self.call = call
-        self.call_index = call_index
-        self.group_members = group_members
+    operation: VoiceOperation
+    call: object
+    call_index: int
+    group_members: int = 0
 
 
+@error_fields
 class UnconsumedVoiceSteps(VoiceScriptError, UnconsumedStepsError):
     """``assert_complete()`` found scripted voice steps that were never used.
 
@@ -175,20 +130,8 @@ class UnconsumedVoiceSteps(VoiceScriptError, UnconsumedStepsError):
     what each was scripted for.
     """
 
-    _keyword_fields = ("remaining_steps", "pending_steps")
     remaining_steps: int
-    pending_steps: tuple[VoiceStepKind, ...]
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        remaining_steps: int,
-        pending_steps: tuple[VoiceStepKind, ...] = (),
-    ) -> None:
-        super().__init__(message)
-        self.remaining_steps = remaining_steps
-        self.pending_steps = pending_steps
+    pending_steps: tuple[VoiceStepKind, ...] = ()
 
 
 # --- the messages the voice doubles raise -----------------------------------------------
@@ -248,14 +191,18 @@ def matcher_rejected(
 
 
 def unconsumed(
-    subject: str, pending: tuple[VoiceStepKind, ...], *, also: str = ""
-) -> UnconsumedVoiceSteps:
-    """``len(pending)`` scripted ``subject`` steps left, worded as the SDK's own doubles do.
+    subject: str, *left: tuple[VoiceStepKind, int], also: str = ""
+) -> UnconsumedVoiceSteps | None:
+    """The steps ``left`` (each kind with how many of it, in script order), worded as the
+    SDK's own doubles do; ``None`` when none is left.
 
     ``subject`` is what was scripted (``"TTS result"``, ``"workflow turn"``, ...); the
     kinds are counted after it, and ``also`` adds a sentence before the advice.
     """
+    pending = tuple(kind for kind, number in left for _ in range(number))
     count = len(pending)
+    if not count:
+        return None
     if count == 1 and subject == "workflow startup step":
         head = "1 scripted workflow startup step was not consumed"
     else:

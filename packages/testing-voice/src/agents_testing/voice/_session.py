@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import AsyncIterator, Sequence
 
 from agents.voice import StreamedTranscriptionSession
 
-from agents_testing.core import compat
+from agents_testing.core import ReadOnly, StepScript, compat
 
-from ._errors import invalid_step, steps_of, unconsumed
+from ._errors import invalid_step, unconsumed
 from ._faults import check_drop_after, transcription_drop
 from ._steps import (
     ScriptedError,
     as_sequence,
     describe,
-    is_scripted_error,
     raised,
     scripted_error,
-    text,
+    text_or_error,
 )
 
 __all__ = ["ScriptedTranscriptionSession", "TranscriptionTurn"]
@@ -50,33 +48,25 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
         drop_after: int | None = None,
     ) -> None:
         items = [
-            _turn(turn, index) for index, turn in enumerate(as_sequence(turns, (str,), "turns"))
+            text_or_error(turn, "invalid_turn", index, "turns", "a transcription turn")
+            for index, turn in enumerate(as_sequence(turns, (str,), "turns"))
         ]
         self._drop_after = check_drop_after(drop_after, len(items))
         self._transcribed = 0
         self._dropped = False
         if close_error is not None:
             close_error = _close_error(close_error)
-        # A plain queue: turns are always taken in order, one per transcription.
-        self._turns: deque[str | ScriptedError] = deque(items)
+        # Turns are always taken in order, one per transcription.
+        self._turns: StepScript[str | ScriptedError] = StepScript(items)
         self._close_error: ScriptedError | None = close_error
         self._closed = False
         self._close_calls = 0
 
-    @property
-    def closed(self) -> bool:
-        """Whether ``close()`` has been called."""
-        return self._closed
-
-    @property
-    def close_calls(self) -> int:
-        """How many times ``close()`` has been called."""
-        return self._close_calls
-
-    @property
-    def dropped(self) -> bool:
-        """Whether the connection dropped (``drop_after``) while turns were transcribed."""
-        return self._dropped
+    closed = ReadOnly[bool]("_closed", "Whether ``close()`` has been called.")
+    close_calls = ReadOnly[int]("_close_calls", "How many times ``close()`` has been called.")
+    dropped = ReadOnly[bool](
+        "_dropped", "Whether the connection dropped (``drop_after``) while turns were transcribed."
+    )
 
     @property
     def remaining_turns(self) -> int:
@@ -91,16 +81,16 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
     async def transcribe_turns(self) -> AsyncIterator[str]:
         # The closed check runs before every turn, so a close() while the consumer
         # handles one turn stops the next one from being transcribed.
-        turns = self._turns
-        take = turns.popleft
+        take = self._turns.popper()
         drop_after = self._drop_after
         while not self._closed:
             if drop_after is not None and self._transcribed == drop_after:
                 self._dropped = True
                 raise transcription_drop()
-            if not turns:
-                break
-            turn = take()
+            try:
+                turn = take()
+            except IndexError:
+                return
             self._transcribed += 1
             if type(turn) is str:
                 yield turn
@@ -115,32 +105,20 @@ class ScriptedTranscriptionSession(StreamedTranscriptionSession):
 
     def assert_complete(self) -> None:
         """Raise ``UnconsumedVoiceSteps`` when scripted turns were never yielded."""
-        if self._turns:
-            raise unconsumed("transcription turn", steps_of("session_turn", len(self._turns)))
-
-
-def _turn(value: object, index: int) -> str | ScriptedError:
-    if isinstance(value, str):
-        return text(value)
-    if is_scripted_error(value):
-        return scripted_error(value, "invalid_turn", index, "turns")
-    raise invalid_step(
-        "invalid_turn",
-        index,
-        "a transcription turn must be a string or an exception, got " + describe(value),
-        "turns",
-    )
+        left = unconsumed("transcription turn", ("session_turn", len(self._turns)))
+        if left is not None:
+            raise left
 
 
 def _close_error(value: object) -> ScriptedError:
-    if not is_scripted_error(value):
+    error = scripted_error(value, "invalid_close_error", 0, "close_error")
+    if error is None:
         raise invalid_step(
             "invalid_close_error",
             0,
             "close_error must be an exception or None, got " + describe(value),
             "close_error",
         )
-    error = scripted_error(value, "invalid_close_error", 0, "close_error")
     if not compat.voice_reports_close_errors():
         # These releases let a failing close() end the pipeline's task before it finishes
         # the stream, so every run using this session would leave stream() waiting.

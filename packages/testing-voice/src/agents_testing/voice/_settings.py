@@ -1,13 +1,13 @@
-"""Snapshots of the SDK's voice settings dataclasses."""
+"""Snapshots of the SDK's voice settings dataclasses, and what the scripted models share."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import Any, TypeVar
 
-from agents_testing.core import detach
+from agents_testing.core import ReadOnly, detach
 
-__all__ = ["settings_snapshot"]
+__all__ = ["ScriptedVoiceModel", "settings_snapshot"]
 
 T = TypeVar("T")
 
@@ -44,3 +44,13 @@ def settings_snapshot(settings: T, *, wrap_errors: bool = False) -> T:
     fresh: T = kind.__new__(kind)
     fresh.__dict__.update(copied)
     return fresh
+
+
+class ScriptedVoiceModel:
+    """What the scripted STT and TTS models share: their name and their checks."""
+
+    model_name = ReadOnly[str]("_model_name")
+    extra_checks = ReadOnly[bool](
+        "_extra_checks",
+        "Whether a failed copy is reported as ``UncopyableValue`` instead of as it is.",
+    )

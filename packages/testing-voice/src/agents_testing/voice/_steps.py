@@ -12,16 +12,15 @@ from ._errors import InvalidVoiceStepReason, invalid_step
 __all__ = [
     "ScriptedError",
     "as_sequence",
-    "check_cycles",
     "check_name",
     "describe",
     "fail",
     "fragments",
-    "is_scripted_error",
     "raised",
     "replay",
     "scripted_error",
     "text",
+    "text_or_error",
 ]
 
 T = TypeVar("T")
@@ -35,19 +34,26 @@ def describe(value: object) -> str:
     return f"{type(value).__name__} {safe_repr(value)}"
 
 
-def as_sequence(value: object, lone: tuple[type, ...], argument: str) -> list[object]:
+def as_sequence(
+    value: object,
+    lone: tuple[type, ...],
+    argument: str,
+    cycles: tuple[InvalidVoiceStepReason, str] | None = None,
+) -> list[object]:
     """The items of ``value``, treating an instance of ``lone`` (or an exception) as one item.
 
     Bytes are always one item: iterating them would report integers, not the bytes the
     test passed, in the error that rejects them. Mappings and sets are one item too, so
     they are rejected instead of scripting their keys in no meaningful order. An
-    iterable that fails while it is read is reported as ``invalid_argument``.
+    iterable that fails while it is read is reported as ``invalid_argument``. With
+    ``cycles`` (the reason, and what one item is called), an item that contains itself is
+    refused (``extra_checks``).
     """
     if isinstance(value, (*lone, BaseException, type, bytes, bytearray, memoryview, Mapping, Set)):
-        return [value]
-    if isinstance(value, Iterable):
+        items: list[object] = [value]
+    elif isinstance(value, Iterable):
         try:
-            return list(value)
+            items = list(value)
         except Exception as error:
             raise invalid_step(
                 "invalid_argument",
@@ -55,10 +61,14 @@ def as_sequence(value: object, lone: tuple[type, ...], argument: str) -> list[ob
                 f"reading {argument} failed with {type(error).__name__}; pass a list",
                 argument,
             ) from error
-    return [value]
+    else:
+        items = [value]
+    if cycles is not None:
+        _check_cycles(items, *cycles, argument)
+    return items
 
 
-def check_cycles(
+def _check_cycles(
     items: Sequence[object], reason: InvalidVoiceStepReason, what: str, argument: str
 ) -> None:
     """Refuse an item that contains itself, naming the cycle (``extra_checks``).
@@ -90,17 +100,11 @@ def check_name(value: object, argument: str) -> str:
     return text(value)
 
 
-def is_scripted_error(value: object) -> bool:
-    """Whether ``value`` is meant as a scripted exception (an instance or a class)."""
-    return isinstance(value, BaseException) or (
-        isinstance(value, type) and issubclass(value, BaseException)
-    )
-
-
 def scripted_error(
     value: object, reason: InvalidVoiceStepReason, index: int, argument: str
-) -> ScriptedError:
-    """Validate a scripted exception and return it, or raise ``InvalidVoiceStep``.
+) -> ScriptedError | None:
+    """Validate a scripted exception and return it, or raise ``InvalidVoiceStep``; ``None``
+    when ``value`` is not meant as one (neither an exception instance nor a class).
 
     Accepted: an ``Exception`` instance (raised as it is) or an ``Exception`` class that
     can be created without arguments (created anew for each raise). A ``BaseException``
@@ -109,12 +113,30 @@ def scripted_error(
     which then waits forever. An exception whose ``str()`` fails is refused as well,
     because the pipeline formats every error it reports.
     """
+    if not isinstance(value, BaseException) and not (
+        isinstance(value, type) and issubclass(value, BaseException)
+    ):
+        return None
     problem = exception_problem(value)
     if problem is None:
         problem = _str_problem(value)
     if problem is not None:
         raise invalid_step(reason, index, f"{argument}: {problem}", argument)
     return value  # type: ignore[return-value]
+
+
+def text_or_error(
+    value: object, reason: InvalidVoiceStepReason, index: int, argument: str, what: str
+) -> str | ScriptedError:
+    """A scripted text (a string) or a scripted exception; anything else is refused as not
+    being ``what`` (``"a transcription turn"``)."""
+    if isinstance(value, str):
+        return text(value)
+    failure = scripted_error(value, reason, index, argument)
+    if failure is not None:
+        return failure
+    detail = f"{what} must be a string or an exception, got {describe(value)}"
+    raise invalid_step(reason, index, detail, argument)
 
 
 def _str_problem(value: object) -> str | None:

@@ -12,25 +12,17 @@ from agents.voice import AudioInput, StreamedAudioInput, STTModel, STTModelSetti
 
 from agents_testing.core import StepScript, UncopyableValue, detach, ordinal
 
-from ._errors import (
-    InvalidVoiceStep,
-    invalid_step,
-    steps_of,
-    unconsumed,
-    unexpected_call,
-)
+from ._errors import InvalidVoiceStep, VoiceOperation, invalid_step, unconsumed, unexpected_call
 from ._session import ScriptedTranscriptionSession, TranscriptionTurn
-from ._settings import settings_snapshot
+from ._settings import ScriptedVoiceModel, settings_snapshot
 from ._steps import (
     ScriptedError,
     as_sequence,
-    check_cycles,
     check_name,
     describe,
-    is_scripted_error,
     raised,
     scripted_error,
-    text,
+    text_or_error,
 )
 
 __all__ = ["STTCall", "STTSessionCall", "ScriptedSTTModel", "SessionSpec", "TranscriptionSpec"]
@@ -65,9 +57,10 @@ class STTSessionCall:
 
 
 _Call = TypeVar("_Call", STTCall, STTSessionCall)
+S = TypeVar("S")
 
 
-class ScriptedSTTModel(STTModel):
+class ScriptedSTTModel(ScriptedVoiceModel, STTModel):
     """An ``STTModel`` whose transcriptions and streamed sessions come from a script.
 
     ``transcribe`` consumes ``transcriptions`` in order; ``create_session`` consumes
@@ -88,12 +81,24 @@ class ScriptedSTTModel(STTModel):
         model_name: str = "scripted-stt",
         extra_checks: bool = False,
     ) -> None:
-        static_items = as_sequence(transcriptions, (str,), "transcriptions")
-        session_items = as_sequence(sessions, (str, ScriptedTranscriptionSession), "sessions")
-        if extra_checks:
-            check_cycles(static_items, "invalid_transcription", "transcription", "transcriptions")
-            check_cycles(session_items, "invalid_session", "session", "sessions")
-        static = [_transcription(item, index) for index, item in enumerate(static_items)]
+        static_items = as_sequence(
+            transcriptions,
+            (str,),
+            "transcriptions",
+            ("invalid_transcription", "transcription") if extra_checks else None,
+        )
+        session_items = as_sequence(
+            sessions,
+            (str, ScriptedTranscriptionSession),
+            "sessions",
+            ("invalid_session", "session") if extra_checks else None,
+        )
+        static = [
+            text_or_error(
+                item, "invalid_transcription", index, "transcriptions", "a static transcription"
+            )
+            for index, item in enumerate(static_items)
+        ]
         streamed = [_session(item, index) for index, item in enumerate(session_items)]
         self._model_name = check_name(model_name, "model_name")
         self._transcriptions: StepScript[str | ScriptedError] = StepScript(static)
@@ -104,15 +109,6 @@ class ScriptedSTTModel(STTModel):
         self._session_calls: list[STTSessionCall] = []
         self._created: list[ScriptedTranscriptionSession] = []
         self._extra_checks = extra_checks
-
-    @property
-    def model_name(self) -> str:
-        return self._model_name
-
-    @property
-    def extra_checks(self) -> bool:
-        """Whether a failed copy is reported as ``UncopyableValue`` instead of as it is."""
-        return self._extra_checks
 
     @property
     def calls(self) -> tuple[STTCall, ...]:
@@ -144,10 +140,7 @@ class ScriptedSTTModel(STTModel):
             trace_include_sensitive_data,
             trace_include_sensitive_audio_data,
         )
-        self._calls.append(call)
-        step = self._transcriptions.take()
-        if step is None:
-            raise unexpected_call("static_transcription", _copy(call), len(self._calls) - 1)
+        step = _next_step(self._transcriptions, self._calls, call, "static_transcription")
         if isinstance(step, str):
             return step
         raise raised(step)
@@ -165,10 +158,7 @@ class ScriptedSTTModel(STTModel):
             trace_include_sensitive_data,
             trace_include_sensitive_audio_data,
         )
-        self._session_calls.append(call)
-        step = self._sessions.take()
-        if step is None:
-            raise unexpected_call("streamed_session", _copy(call), len(self._session_calls) - 1)
+        step = _next_step(self._sessions, self._session_calls, call, "streamed_session")
         if not isinstance(step, ScriptedTranscriptionSession):
             raise raised(step)
         self._created.append(step)
@@ -180,16 +170,30 @@ class ScriptedSTTModel(STTModel):
 
         Turns skipped because a session was closed count too.
         """
-        pending = steps_of("static_transcription", len(self._transcriptions))
-        pending += steps_of("streamed_session", len(self._sessions))
         # A session scripted twice is one object: count its turns once.
         created = {id(session): session for session in self._created}.values()
-        if pending:
-            turns = sum(session.remaining_turns for session in created)
-            also = f" The sessions it created have {turns} turn(s) left too." if turns else ""
-            raise unconsumed("STT step", pending, also=also)
+        turns = sum(session.remaining_turns for session in created)
+        left = unconsumed(
+            "STT step",
+            ("static_transcription", len(self._transcriptions)),
+            ("streamed_session", len(self._sessions)),
+            also=f" The sessions it created have {turns} turn(s) left too." if turns else "",
+        )
+        if left is not None:
+            raise left
         for session in created:
             session.assert_complete()
+
+
+def _next_step(
+    script: StepScript[S], calls: list[_Call], call: _Call, operation: VoiceOperation
+) -> S:
+    """Record ``call`` and take the next step of ``script`` for it (none left: unexpected)."""
+    calls.append(call)
+    step = script.take()
+    if step is None:
+        raise unexpected_call(operation, _copy(call), len(calls) - 1)
+    return step
 
 
 def _audio_snapshot(audio: AudioInput, wrap_errors: bool) -> AudioInput:
@@ -230,25 +234,13 @@ def _copy(call: _Call) -> _Call:
     return dataclasses.replace(call, settings=settings_snapshot(call.settings))
 
 
-def _transcription(item: object, index: int) -> str | ScriptedError:
-    if isinstance(item, str):
-        return text(item)
-    if is_scripted_error(item):
-        return scripted_error(item, "invalid_transcription", index, "transcriptions")
-    raise invalid_step(
-        "invalid_transcription",
-        index,
-        "a static transcription must be a string or an exception, got " + describe(item),
-        "transcriptions",
-    )
-
-
 def _session(item: object, index: int) -> ScriptedTranscriptionSession | ScriptedError:
     if isinstance(item, ScriptedTranscriptionSession):
         # The test keeps this object to inspect it, so it stays the live session.
         return item
-    if is_scripted_error(item):
-        return scripted_error(item, "invalid_session", index, "sessions")
+    failure = scripted_error(item, "invalid_session", index, "sessions")
+    if failure is not None:
+        return failure
     if isinstance(item, str):
         return ScriptedTranscriptionSession([item])
     if isinstance(item, Sequence) and not isinstance(item, (bytes, bytearray)):

@@ -5,41 +5,26 @@ from __future__ import annotations
 import inspect
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal
 
 from agents.voice import TTSModel, TTSModelSettings
 
 from agents_testing.core import (
     AnyOrder,
+    CallableProblem,
     GroupEntry,
-    StepScript,
-    build_group,
-    member_problem,
+    ScriptedDouble,
+    build_entry,
+    close_awaitable,
+    group_reason,
     ordinal,
     safe_repr,
 )
 
-from ._errors import (
-    InvalidVoiceStep,
-    invalid_step,
-    matcher_rejected,
-    steps_of,
-    unconsumed,
-    unexpected_call,
-)
+from ._errors import InvalidVoiceStep, invalid_step, matcher_rejected, unconsumed, unexpected_call
 from ._faults import check_delays, delayed_replay
-from ._settings import settings_snapshot
-from ._steps import (
-    ScriptedError,
-    as_sequence,
-    check_cycles,
-    check_name,
-    describe,
-    fail,
-    is_scripted_error,
-    replay,
-    scripted_error,
-)
+from ._settings import ScriptedVoiceModel, settings_snapshot
+from ._steps import ScriptedError, as_sequence, check_name, describe, fail, replay, scripted_error
 
 __all__ = ["TTSCall", "TTSResult", "TTSResultSpec", "ScriptedTTSModel"]
 
@@ -114,9 +99,7 @@ class TTSResult:
             return True
         verdict = self._match(text)
         if inspect.isawaitable(verdict):
-            close = getattr(verdict, "close", None)
-            if callable(close):
-                close()  # never awaited: closing it avoids a "never awaited" warning
+            close_awaitable(verdict)
             raise invalid_step(
                 "invalid_matcher",
                 0,
@@ -201,14 +184,31 @@ class TTSCall:
     settings: TTSModelSettings
 
 
-class ScriptedTTSModel(TTSModel):
+class _Held:
+    """A scripted result as the script holds it: where it came from, and its matcher."""
+
+    __slots__ = ("input_index", "match", "result")
+
+    #: A TTS call names nothing a result must script; the matcher alone chooses.
+    target = None
+
+    def __init__(self, input_index: int, result: TTSResult | ScriptedError) -> None:
+        self.input_index = input_index
+        self.result = result
+        self.match = result.match if isinstance(result, TTSResult) else None
+
+
+class ScriptedTTSModel(
+    ScriptedVoiceModel, ScriptedDouble[_Held, TTSCall, "TTSResult | ScriptedError"], TTSModel
+):
     """A ``TTSModel`` that streams one scripted result per call, in order.
 
     An ``any_order(...)`` group of results is one position whose members answer calls in
     any order, each picked by its ``TTSResult(match=...)`` on the text to speak.
     A scripted exception is raised while the audio is streamed, as a failing provider
-    would. Apart from the constructor, :meth:`assert_complete` and ``calls``, every
-    method is the ``TTSModel`` interface.
+    would. Apart from the constructor, :meth:`assert_complete`, ``calls`` and the
+    inspection properties ``remaining_steps`` and ``pending_steps``, every method is the
+    ``TTSModel`` interface.
 
     The settings are recorded as a deep copy; a copy that raises makes the stream raise
     that very exception, and nothing is recorded or consumed. ``extra_checks=True``
@@ -226,23 +226,17 @@ class ScriptedTTSModel(TTSModel):
         model_name: str = "scripted-tts",
         extra_checks: bool = False,
     ) -> None:
-        items = as_sequence(results, (TTSResult, str, AnyOrder), "results")
-        if extra_checks:
-            check_cycles(items, "invalid_tts_result", "result", "results")
+        items = as_sequence(
+            results,
+            (TTSResult, str, AnyOrder),
+            "results",
+            ("invalid_tts_result", "result") if extra_checks else None,
+        )
         steps = [_entry(item, index) for index, item in enumerate(items)]
         self._model_name = check_name(model_name, "model_name")
-        self._results: StepScript[TTSResult | ScriptedError] = StepScript(steps)
+        self._start_script(steps, remembers=False, checks_calls=True)
         self._calls: list[TTSCall] = []
         self._extra_checks = extra_checks
-
-    @property
-    def model_name(self) -> str:
-        return self._model_name
-
-    @property
-    def extra_checks(self) -> bool:
-        """Whether a failed copy is reported as ``UncopyableValue`` instead of as it is."""
-        return self._extra_checks
 
     @property
     def calls(self) -> tuple[TTSCall, ...]:
@@ -259,72 +253,70 @@ class ScriptedTTSModel(TTSModel):
             return fail(error)
         call = TTSCall(text, snapshot)
         self._calls.append(call)
-        step = self._take(call)
-        if isinstance(step, TTSResult):
-            if step._delays:
-                return delayed_replay(step.chunks, dict(step._delays))
-            return replay(step.chunks)
-        return fail(step)
+        try:
+            held = self._take(call)
+        except Exception as error:
+            # Raised by the stream, as every failure of a TTS call: no result left, every
+            # matcher rejecting the text, or a matcher's own error (the result stays pending).
+            return fail(error)
+        result = held.result
+        if isinstance(result, TTSResult):
+            if result._delays:
+                return delayed_replay(result.chunks, dict(result._delays))
+            return replay(result.chunks)
+        return fail(result)
 
-    def _take(self, call: TTSCall) -> TTSResult | ScriptedError:
-        results = self._results
-        if not results.in_group():
-            # One result answers the call unless its matcher refuses the text.
-            head = results.peek()
-            if head is None:
-                return unexpected_call("tts", self._public(call), len(self._calls) - 1)
-            if type(head) is TTSResult and head.match is None:
-                results.take()
-                return head
-        candidates = results.candidates()
-        index = len(self._calls) - 1
-        # The first pending result whose matcher accepts the text answers the call; in a
-        # group, results without a matcher accept any text, in the order given.
-        for step in candidates:
-            try:
-                accepted = not isinstance(step, TTSResult) or step.accepts(call.text)
-            except Exception as error:
-                return error  # the matcher's own failure, raised by the stream; still pending
-            if accepted:
-                self._results.take_candidate(step)
-                return step
-        rejected = len(candidates) if self._results.in_group() else 0
-        return matcher_rejected("tts", self._public(call), index, rejected)
+    # -- the script ----------------------------------------------------------------------
+
+    def _spec(self, held: _Held) -> TTSResult | ScriptedError:
+        return held.result
+
+    def _unconsumed(self, pending: tuple[_Held, ...]) -> BaseException:
+        left = unconsumed("TTS result", ("tts", len(pending)))
+        assert left is not None  # the script calls this only with steps left
+        return left
+
+    def _unexpected(
+        self, call: TTSCall, candidates: tuple[_Held, ...], grouped: bool
+    ) -> BaseException:
+        return unexpected_call("tts", self._public(call), len(self._calls) - 1)
+
+    def _rejected(self, call: TTSCall, same: tuple[_Held, ...], grouped: bool) -> BaseException:
+        rejected = len(same) if grouped else 0
+        return matcher_rejected("tts", self._public(call), len(self._calls) - 1, rejected)
+
+    def _invalid_callable(
+        self, step: _Held, role: Literal["match", "responder"], problem: CallableProblem
+    ) -> BaseException:
+        if problem == "awaitable":
+            detail = "match returned an awaitable; a matcher must answer at once"
+        else:
+            detail = "match could not be called with the text to speak"
+        return invalid_step("invalid_matcher", 0, detail, "match")
+
+    def _handed(self, call: TTSCall) -> str:
+        return call.text
 
     @staticmethod
     def _public(call: TTSCall) -> TTSCall:
         # Errors get their own copy, so nothing reached through them changes the history.
         return TTSCall(call.text, settings_snapshot(call.settings))
 
-    def assert_complete(self) -> None:
-        """Raise ``UnconsumedVoiceSteps`` when scripted results were never streamed."""
-        if self._results:
-            raise unconsumed("TTS result", steps_of("tts", len(self._results)))
 
-
-def _entry(item: object, index: int) -> TTSResult | ScriptedError | GroupEntry[Any]:
-    if not isinstance(item, AnyOrder):
-        return _result(item, index)
-
-    def member(position: int, value: object) -> TTSResult | ScriptedError:
-        try:
-            return _result(value, index)
-        except InvalidVoiceStep as error:
-            raise invalid_step(
-                error.reason, index, member_problem(position, error.detail), "results"
-            ) from error
-
-    entry = build_group(item, member)
-    if isinstance(entry, str):
-        raise invalid_step("invalid_group", index, entry, "results")
-    return entry
+def _entry(item: object, index: int) -> _Held | GroupEntry[_Held]:
+    return build_entry(
+        item,
+        lambda value: _Held(index, _result(value, index)),
+        lambda error, detail: invalid_step(group_reason(error), index, detail, "results"),
+    )
 
 
 def _result(item: object, index: int) -> TTSResult | ScriptedError:
+    failure = scripted_error(item, "invalid_tts_result", index, "results")
+    if failure is not None:
+        return failure
     if isinstance(item, TTSResult):
         return item
-    if is_scripted_error(item):
-        return scripted_error(item, "invalid_tts_result", index, "results")
     if isinstance(item, (bytes, bytearray, memoryview, str)):
         raise invalid_step(
             "invalid_tts_result",

@@ -7,26 +7,10 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 
 from agents.voice import VoiceWorkflowBase
 
-from agents_testing.core import cycle_problem
+from agents_testing.core import StepScript, cycle_problem
 
-from ._errors import (
-    VoiceStepKind,
-    invalid_step,
-    steps_of,
-    unconsumed,
-    unexpected_call,
-)
-from ._steps import (
-    ScriptedError,
-    as_sequence,
-    check_cycles,
-    describe,
-    fail,
-    fragments,
-    is_scripted_error,
-    replay,
-    scripted_error,
-)
+from ._errors import invalid_step, unconsumed, unexpected_call
+from ._steps import ScriptedError, as_sequence, describe, fail, fragments, replay, scripted_error
 
 __all__ = ["ScriptedVoiceWorkflow", "WorkflowResultSpec"]
 
@@ -77,16 +61,18 @@ class ScriptedVoiceWorkflow(VoiceWorkflowBase):
         start: WorkflowResultSpec | None = None,
         extra_checks: bool = False,
     ) -> None:
-        items = as_sequence(turns, (str,), "turns")
+        items = as_sequence(
+            turns, (str,), "turns", ("invalid_workflow_result", "turn") if extra_checks else None
+        )
         if extra_checks:
-            check_cycles(items, "invalid_workflow_result", "turn", "turns")
             problem = cycle_problem(start, "start")
             if problem is not None:
                 raise invalid_step("invalid_workflow_result", 0, problem, "start")
         results = [_result(item, index, "turn", "turns") for index, item in enumerate(items)]
-        # Plain queues: turns are always taken in order, one per run() call.
-        self._turns: deque[_Result] = deque(results)
-        self._start: deque[_Result] = deque(
+        # Two scripts: the start answers on_start(), the turns answer run(), each in order.
+        self._turns: StepScript[_Result] = StepScript(results)
+        self._next_turn = self._turns.popper()
+        self._start: StepScript[_Result] = StepScript(
             [] if start is None else [_result(start, 0, "start", "start")]
         )
         self._scripted_start = start is not None
@@ -109,7 +95,7 @@ class ScriptedVoiceWorkflow(VoiceWorkflowBase):
     def run(self, transcription: str) -> AsyncIterator[str]:
         self._transcriptions.append(transcription)
         try:
-            step = self._turns.popleft()
+            step = self._next_turn()
         except IndexError:
             index = len(self._transcriptions) - 1
             return fail(unexpected_call("workflow_turn", transcription, index))
@@ -127,9 +113,9 @@ class ScriptedVoiceWorkflow(VoiceWorkflowBase):
         self._start_calls += 1
         if not self._scripted_start:
             return _nothing()
-        if not self._start:
+        step = self._start.take()
+        if step is None:
             return fail(unexpected_call("workflow_start", None, self._start_calls - 1))
-        step = self._start.popleft()
         if not isinstance(step, tuple):
             return fail(step)
         if self._extra_checks:
@@ -146,15 +132,14 @@ class ScriptedVoiceWorkflow(VoiceWorkflowBase):
         started = self._started is not None and bool(self._started.left)
         starts = len(self._start) + started
         partial = sum(1 for result in self._handed_out if result.left)
-        pending: tuple[VoiceStepKind, ...] = steps_of("workflow_start", starts)
-        pending += steps_of("workflow_turn", partial + len(self._turns))
-        if not pending:
-            return
+        turns = partial + len(self._turns)
         if not starts:
-            raise unconsumed("workflow turn", pending)
-        if len(pending) == starts:
-            raise unconsumed("workflow startup step", pending)
-        raise unconsumed("workflow step", pending)
+            subject = "workflow turn"
+        else:
+            subject = "workflow step" if turns else "workflow startup step"
+        left = unconsumed(subject, ("workflow_start", starts), ("workflow_turn", turns))
+        if left is not None:
+            raise left
 
 
 async def _one(fragment: str) -> AsyncIterator[str]:
@@ -168,8 +153,9 @@ async def _nothing() -> AsyncIterator[str]:
 
 
 def _result(item: object, index: int, what: str, argument: str) -> tuple[str, ...] | ScriptedError:
-    if is_scripted_error(item):
-        return scripted_error(item, "invalid_workflow_result", index, argument)
+    failure = scripted_error(item, "invalid_workflow_result", index, argument)
+    if failure is not None:
+        return failure
     parts = fragments(item, "invalid_fragment", index, f"workflow {what} {index + 1}", argument)
     if parts is None:
         raise invalid_step(

@@ -6,7 +6,6 @@ Loaded by pytest through the ``pytest11`` entry point; the library never imports
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import pytest
@@ -14,19 +13,10 @@ import pytest
 from agents_testing.core.pytest_support import ScriptedDoubles
 
 if TYPE_CHECKING:
-    from agents_testing.core import AnyOrder
     from agents_testing.voice import (
-        ScriptedSTTModel,
         ScriptedSTTModelFactory,
-        ScriptedTTSModel,
         ScriptedTTSModelFactory,
-        ScriptedVoiceWorkflow,
         ScriptedVoiceWorkflowFactory,
-        SessionSpec,
-        TranscriptionSpec,
-        TTSResult,
-        TTSResultSpec,
-        WorkflowResultSpec,
     )
 
 
@@ -40,24 +30,7 @@ def scripted_stt(_agents_testing_doubles: ScriptedDoubles) -> ScriptedSTTModelFa
     """
     from agents_testing.voice import ScriptedSTTModel
 
-    checked = _agents_testing_doubles.options.extra_checks
-
-    def scripted(
-        transcriptions: Iterable[TranscriptionSpec] | TranscriptionSpec = (),
-        *,
-        sessions: Iterable[SessionSpec] | SessionSpec = (),
-        model_name: str = "scripted-stt",
-        extra_checks: bool | None = None,
-    ) -> ScriptedSTTModel:
-        return ScriptedSTTModel(
-            transcriptions,
-            sessions=sessions,
-            model_name=model_name,
-            extra_checks=checked if extra_checks is None else extra_checks,
-        )
-
-    scripted.__doc__ = ScriptedSTTModel.__doc__
-    return _agents_testing_doubles.track("scripted_stt", scripted)
+    return _agents_testing_doubles.checked("scripted_stt", ScriptedSTTModel)
 
 
 @pytest.fixture
@@ -68,26 +41,7 @@ def scripted_tts(_agents_testing_doubles: ScriptedDoubles) -> ScriptedTTSModelFa
     """
     from agents_testing.voice import ScriptedTTSModel
 
-    checked = _agents_testing_doubles.options.extra_checks
-
-    def scripted(
-        results: Iterable[TTSResultSpec | AnyOrder[TTSResultSpec]]
-        | TTSResult
-        | AnyOrder[TTSResultSpec]
-        | Exception
-        | type[Exception] = (),
-        *,
-        model_name: str = "scripted-tts",
-        extra_checks: bool | None = None,
-    ) -> ScriptedTTSModel:
-        return ScriptedTTSModel(
-            results,
-            model_name=model_name,
-            extra_checks=checked if extra_checks is None else extra_checks,
-        )
-
-    scripted.__doc__ = ScriptedTTSModel.__doc__
-    return _agents_testing_doubles.track("scripted_tts", scripted)
+    return _agents_testing_doubles.checked("scripted_tts", ScriptedTTSModel)
 
 
 @pytest.fixture
@@ -100,19 +54,4 @@ def scripted_voice_workflow(
     """
     from agents_testing.voice import ScriptedVoiceWorkflow
 
-    checked = _agents_testing_doubles.options.extra_checks
-
-    def scripted(
-        turns: Iterable[WorkflowResultSpec] | str | Exception | type[Exception] = (),
-        *,
-        start: WorkflowResultSpec | None = None,
-        extra_checks: bool | None = None,
-    ) -> ScriptedVoiceWorkflow:
-        return ScriptedVoiceWorkflow(
-            turns,
-            start=start,
-            extra_checks=checked if extra_checks is None else extra_checks,
-        )
-
-    scripted.__doc__ = ScriptedVoiceWorkflow.__doc__
-    return _agents_testing_doubles.track("scripted_voice_workflow", scripted)
+    return _agents_testing_doubles.checked("scripted_voice_workflow", ScriptedVoiceWorkflow)

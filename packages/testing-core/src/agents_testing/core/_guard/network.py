@@ -16,12 +16,12 @@ from __future__ import annotations
 import ipaddress
 import socket
 from collections.abc import Callable
-from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit
 
 from .._errors import NetworkBlocked
-from ..compat import flush_default_trace_processor, trace_exporter_class
+from ..compat import trace_exporter_class
+from .guard import Guard
 
 __all__ = ["NetworkGuard", "is_local_host"]
 
@@ -53,22 +53,17 @@ def _is_address(host: str) -> bool:
     return True
 
 
-class NetworkGuard:
+class NetworkGuard(Guard):
     """Refuses non-loopback connections and lookups for one test, remembering each attempt.
 
     ``attempts`` keeps every error raised, so a test whose code caught it (a retry
     loop, a fallback) can still be failed afterwards.
     """
 
-    #: What it blocks, for the plugin that reports its attempts.
     kind = "network"
+    attempts: list[NetworkBlocked]
 
-    def __init__(self, test: str) -> None:
-        self.test = test
-        self.attempts: list[NetworkBlocked] = []
-        self._saved: list[tuple[object, str, object]] = []
-
-    def __enter__(self) -> NetworkGuard:
+    def _install(self) -> None:
         for name in ("connect", "connect_ex"):
             self._replace(socket.socket, name, self._connect(getattr(socket.socket, name), name))
         self._replace(socket, "getaddrinfo", self._lookup(socket.getaddrinfo))
@@ -76,25 +71,6 @@ class NetworkGuard:
         self._replace(socket, "gethostbyname_ex", self._lookup(socket.gethostbyname_ex))
         exporter = trace_exporter_class()
         self._replace(exporter, "export", self._export(vars(exporter)["export"]))
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        try:
-            # What the test queued for the SDK's exporter is handled under the block.
-            flush_default_trace_processor()
-        finally:
-            while self._saved:
-                owner, name, original = self._saved.pop()
-                setattr(owner, name, original)
-
-    def _replace(self, owner: object, name: str, replacement: object) -> None:
-        self._saved.append((owner, name, getattr(owner, name)))
-        setattr(owner, name, replacement)
 
     def _refuse(self, host: str, port: int | None, operation: str) -> NetworkBlocked:
         error = NetworkBlocked(self.test, host, port, operation)

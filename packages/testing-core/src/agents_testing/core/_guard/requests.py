@@ -20,12 +20,10 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import AsyncIterator, Callable
-from types import TracebackType
 from typing import Any
 
 from .._errors import ModelRequestBlocked
 from ..compat import (
-    flush_default_trace_processor,
     is_provider_model,
     model_interfaces,
     multi_provider_fallback,
@@ -33,16 +31,16 @@ from ..compat import (
     provider_model_methods,
     trace_exporter_class,
 )
+from .guard import Guard
 
 __all__ = ["RequestGuard"]
 
 # Where the placeholder client would send a request, if anything ever did: a reserved
 # top-level domain that never resolves.
 _PLACEHOLDER_URL = "http://model-requests-blocked.invalid/v1"
-_MISSING = object()
 
 
-class RequestGuard:
+class RequestGuard(Guard):
     """Blocks real model requests and trace uploads for one test and remembers every attempt.
 
     Use it as a context manager around the test; leaving it puts the original methods
@@ -51,17 +49,15 @@ class RequestGuard:
     SDK's exporter was given and did not upload.
     """
 
-    #: What it blocks, for the plugin that reports its attempts.
     kind = "requests"
+    attempts: list[ModelRequestBlocked]
 
     def __init__(self, test: str) -> None:
-        self.test = test
-        self.attempts: list[ModelRequestBlocked] = []
+        super().__init__(test)
         self.dropped_trace_items = 0
-        self._saved: list[tuple[type, str, object]] = []
         self._placeholder: object | None = None
 
-    def __enter__(self) -> RequestGuard:
+    def _install(self) -> None:
         for cls, methods in provider_model_methods():
             self._block_methods(cls, methods)
         for interface, methods in model_interfaces():
@@ -73,31 +69,6 @@ class RequestGuard:
             cls, name, prefixes = fallback
             self._replace(cls, name, self._fallback_provider(vars(cls)[name], prefixes))
         self._replace(trace_exporter_class(), "export", self._dropping_export())
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        try:
-            # Spans the test queued are handed to the (still dropping) exporter now, so
-            # none is uploaded after the guard is gone.
-            flush_default_trace_processor()
-        finally:
-            # Restore in reverse so that nested guards (pytester runs inside a guarded
-            # test) unwind to exactly what was there before.
-            while self._saved:
-                cls, name, original = self._saved.pop()
-                if original is _MISSING:
-                    delattr(cls, name)
-                else:
-                    setattr(cls, name, original)
-
-    def _replace(self, cls: type, name: str, replacement: object) -> None:
-        self._saved.append((cls, name, vars(cls).get(name, _MISSING)))
-        setattr(cls, name, replacement)
 
     def _block_methods(self, cls: type, methods: tuple[str, ...]) -> None:
         for name in methods:

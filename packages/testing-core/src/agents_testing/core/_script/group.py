@@ -12,10 +12,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
+from .._errors import InvalidStepError
 from .._values import safe_repr
 from .fifo import Entry
 
-__all__ = ["AnyOrder", "GroupEntry", "any_order", "build_group", "member_problem"]
+__all__ = [
+    "AnyOrder",
+    "GroupEntry",
+    "any_order",
+    "build_entry",
+    "build_group",
+    "group_reason",
+    "member_problem",
+]
 
 S = TypeVar("S")
 S_co = TypeVar("S_co", covariant=True)
@@ -99,6 +108,39 @@ def build_group(group: AnyOrder[Any], build: Callable[[int, object], T]) -> Grou
     if isinstance(members, str):
         return members
     return GroupEntry([build(position, member) for position, member in enumerate(members)])
+
+
+def build_entry(
+    raw: object,
+    build: Callable[[object], T],
+    invalid: Callable[[InvalidStepError | None, str], BaseException],
+) -> T | GroupEntry[T]:
+    """One position of a script as the test wrote it: a step, or an ``any_order()`` group.
+
+    A step is ``build(raw)``; a group is a :class:`GroupEntry` of its members, each built
+    the same way. A member refused with an :class:`InvalidStepError` is refused again as
+    ``invalid(error, detail)``, the detail now naming the member, caused by what caused
+    the member's refusal; an empty or nested group as ``invalid(None, detail)``.
+    """
+    if not isinstance(raw, AnyOrder):
+        return build(raw)
+
+    def member(position: int, value: object) -> T:
+        try:
+            return build(value)
+        except InvalidStepError as error:
+            raise invalid(error, member_problem(position, error.detail)) from error.__cause__
+
+    entry = build_group(raw, member)
+    if isinstance(entry, str):
+        raise invalid(None, entry)
+    return entry
+
+
+def group_reason(error: InvalidStepError | None) -> Any:
+    """The reason of a refused group position: its member's, or ``"invalid_group"`` (each
+    a reason of the boundary's own)."""
+    return "invalid_group" if error is None else error.reason
 
 
 class GroupEntry(Entry[S]):

@@ -10,7 +10,6 @@ put back on exit.
 from __future__ import annotations
 
 import json
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from .._errors import AgentsTestingError
@@ -66,12 +65,7 @@ class CapturedTraces:
         self._active = True
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         from ..compat import restore_trace_provider
 
         if self._active:

@@ -13,25 +13,9 @@ resources, and one step per recorded tool call whose matcher raises
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from agents_testing.core.cassette import (
-    AllowedSecret,
-    CassetteFormatError,
-    CassetteSecretError,
-    CassetteWriteError,
-    Scrubber,
-    allowed_secret_problem,
-    dump_cassette,
-    iter_cassette,
-    read_cassette,
-    scan_for_secrets,
-    scrub,
-    write_cassette,
-)
+from agents_testing.core.cassette import BoundaryCassette
 
 from .._server import ScriptedMCPServer
 from .errors import BOUNDARY, MCPCallMismatch, ReplayedMCPError
@@ -45,10 +29,8 @@ __all__ = ["MCPCallMismatch", "MCPCassette", "ReplayedMCPError"]
 
 S = TypeVar("S", bound="MCPServer")
 
-_PACKAGES = ("openai-agents", "mcp", "agents-testing-mcp")
 
-
-class MCPCassette:
+class MCPCassette(BoundaryCassette):
     """The MCP cassette file of one test.
 
     ``scrubbers``, ``secrets``, ``allowed_secrets`` and ``allow_secrets`` work as for
@@ -56,65 +38,20 @@ class MCPCassette:
     in the recording (or one of ``secrets``) stops the write unless it is allowed.
     """
 
-    def __init__(
-        self,
-        path: str | os.PathLike[str],
-        *,
-        scrubbers: Sequence[Scrubber] = (),
-        secrets: Iterable[str] = (),
-        allow_secrets: bool = False,
-        allowed_secrets: Iterable[AllowedSecret] = (),
-    ) -> None:
-        self.path = Path(path)
-        self.scrubbers = tuple(scrubbers)
-        self.secrets = tuple(secrets)
-        self.allow_secrets = bool(allow_secrets)
-        self.allowed_secrets = tuple(allowed_secrets)
-        for entry in self.allowed_secrets:
-            problem = allowed_secret_problem(entry)
-            if problem is not None:
-                raise CassetteFormatError(None, f"invalid allowed secret: {problem}.")
-        self._recorder: Recorder | None = None
-
-    @property
-    def exists(self) -> bool:
-        """Whether the cassette file is there."""
-        return self.path.is_file()
+    boundary = BOUNDARY
+    packages = ("openai-agents", "mcp", "agents-testing-mcp")
 
     def record(self, server: S) -> S:
         """Record every request made of the live ``server``; returns the same server."""
         recorder = Recorder(server)
         for method in ("call_tool", "get_prompt", "read_resource", "list_tools", *LISTINGS):
             if callable(getattr(server, method, None)) and method not in vars(server):
-                recorder.wrap(method)
+                recorder.wrap_method(method)
         self._recorder = recorder
         return server
 
-    def _checked_calls(self) -> list[Any]:
-        """The recording, scrubbed; raises ``CassetteSecretError`` (a secret left in it) or
-        ``CassetteWriteError`` (a value with no JSON form)."""
-        if self._recorder is None:
-            raise CassetteFormatError(str(self.path), "nothing was recorded; call record() first.")
-        if self._recorder.unwritable:
-            raise CassetteWriteError(str(self.path), f"{self._recorder.unwritable[0]}.")
-        calls: list[Any] = scrub([self._recorder.header(), *self._recorder.calls], self.scrubbers)
-        if not self.allow_secrets:
-            live = [*self.secrets, *filter(None, [os.environ.get("OPENAI_API_KEY")])]
-            findings = scan_for_secrets(
-                calls, live_secrets=live, root="calls", allowed=self.allowed_secrets
-            )
-            if findings:
-                raise CassetteSecretError(str(self.path), findings)
-        return calls
-
-    def dumps(self) -> str:
-        """The cassette text :meth:`save` would write; raises ``CassetteSecretError``."""
-        return dump_cassette(BOUNDARY, self._checked_calls(), packages=_PACKAGES)
-
-    def save(self) -> None:
-        """Scan the recording for secrets and write the cassette file atomically."""
-        calls = self._checked_calls()
-        write_cassette(self.path, iter_cassette(BOUNDARY, calls, packages=_PACKAGES))
+    def _recording(self, recorder: Recorder) -> list[Any]:
+        return [recorder.header(), *recorder.calls]
 
     def replay(self, *, extra_checks: bool = True, **options: Any) -> ScriptedMCPServer:
         """The cassette as a :class:`ScriptedMCPServer`, one step per recorded tool call.
@@ -124,7 +61,7 @@ class MCPCassette:
         ``extra_checks`` (the default) a differing call is reported again by
         ``assert_complete()``, even when the SDK turned it into a message for the model.
         """
-        return Replay(str(self.path), read_cassette(self.path, BOUNDARY), self.scrubbers).server(
+        return Replay(str(self.path), self._read(), self.scrubbers).server(
             extra_checks=extra_checks, **options
         )
 
@@ -133,7 +70,7 @@ class MCPCassette:
         ``prompts``, ``resources`` and ``resource_templates`` (prompts and resources it was
         asked for answer as recorded). For a scripted server with the real server's tools:
         ``ScriptedMCPServer(steps, **cassette.definitions())``."""
-        replay = Replay(str(self.path), read_cassette(self.path, BOUNDARY), self.scrubbers)
+        replay = Replay(str(self.path), self._read(), self.scrubbers)
         return replay.parse()[2]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agents_testing.core.cassette import CassetteMismatch
+from agents_testing.core.cassette import CassetteMismatch, ReplayedError
 
 from .._errors import MCPScriptError
 
@@ -24,22 +24,13 @@ class MCPCallMismatch(MCPScriptError, CassetteMismatch):
 
     def __init__(self, call_index: int, differences: Sequence[str]) -> None:
         CassetteMismatch.__init__(self, BOUNDARY, call_index, differences)
-        self._fields = {}
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.call_index, self.differences))
 
 
-class ReplayedMCPError(Exception):
+class ReplayedMCPError(ReplayedError):
     """A recorded server error whose original type cannot be rebuilt on replay."""
-
-    def __init__(self, error_type: str, message: str) -> None:
-        self.error_type = error_type
-        self.message = message
-        super().__init__(f"{error_type}: {message}")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.error_type, self.message))
 
 
 # Public names show the package, however this module was first imported.

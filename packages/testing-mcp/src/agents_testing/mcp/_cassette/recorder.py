@@ -6,17 +6,15 @@ result (or error), in the protocol's wire form; nothing about how the server is 
 
 from __future__ import annotations
 
-import contextvars
-import functools
+from collections.abc import Callable
 from typing import Any
 
-from agents_testing.core import cycle_problem
+from agents_testing.core.cassette import CallRecorder, error_json
 
 from .._wire import dump, error_data
 
 __all__ = ["LISTINGS", "Recorder", "jsonable"]
 
-_INSIDE: contextvars.ContextVar[bool] = contextvars.ContextVar("_agents_mcp_cassette_inside")
 LISTINGS = {
     "list_tools": "tools",
     "list_prompts": "prompts",
@@ -26,33 +24,23 @@ LISTINGS = {
 
 
 def _error_entry(error: BaseException) -> dict[str, Any]:
-    kind = type(error)
-    entry: dict[str, Any] = {
-        "type": f"{kind.__module__}.{kind.__qualname__}",
-        "message": str(error),
-    }
+    entry = error_json(error)
     data = error_data(error)
     if data is not None:
         entry["protocol"] = data
     return entry
 
 
-class Recorder:
+class Recorder(CallRecorder):
     def __init__(self, server: Any) -> None:
+        super().__init__()
         self.server = server
         self.calls: list[dict[str, Any]] = []
-        # Why the recording cannot be written (a value with no JSON form); the run itself
-        # goes on as with the server alone, and writing the cassette refuses.
-        self.unwritable: list[str] = []
         self._last: dict[str, Any] = {}
 
     def _dump(self, value: Any, where: str) -> Any:
         """The wire form of ``value``, or None when it contains itself (noted as unwritable)."""
-        problem = cycle_problem(value, where)
-        if problem is not None:
-            self.unwritable.append(problem)
-            return None
-        return dump(value)
+        return self.json(value, where, dump)
 
     def header(self) -> dict[str, Any]:
         return {
@@ -67,21 +55,11 @@ class Recorder:
             self._last[method] = dumped
             self.calls.append({"method": method, "result": dumped})
 
-    def wrap(self, method: str) -> None:
-        original = getattr(self.server, method)
+    def wrap_method(self, method: str) -> None:
+        async def record(original: Callable[..., Any], args: Any, kwargs: Any) -> Any:
+            return await self._record(method, original, args, kwargs)
 
-        @functools.wraps(original)
-        async def recorded(*args: Any, **kwargs: Any) -> Any:
-            if _INSIDE.get(False):
-                # A request the server makes of itself belongs to the outer one.
-                return await original(*args, **kwargs)
-            token = _INSIDE.set(True)
-            try:
-                return await self._record(method, original, args, kwargs)
-            finally:
-                _INSIDE.reset(token)
-
-        setattr(self.server, method, recorded)
+        self.wrap(self.server, method, record)
 
     async def _record(self, method: str, original: Any, args: Any, kwargs: Any) -> Any:
         if method == "list_tools":

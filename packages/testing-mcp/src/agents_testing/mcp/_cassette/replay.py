@@ -7,11 +7,17 @@ was recorded for them.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from agents_testing.core.cassette import CassetteFormatError, Scrubber, diff_json, scrub
+from agents_testing.core.cassette import (
+    CassetteFormatError,
+    Scrubber,
+    diff_json,
+    rebuilt_error,
+    recorded_matcher,
+    scrub,
+)
 
 from .._call import MCPCall
 from .._listing.definitions import ScriptedPrompt, ScriptedResource
@@ -97,19 +103,16 @@ class Replay:
         tool = call.get("tool")
         if not isinstance(tool, str):
             raise self._fail(index, "(call_tool) needs a 'tool' name.")
-        expected = {"arguments": call.get("arguments"), "meta": call.get("meta")}
-        scrubbers = self.scrubbers
+        recorded = {"arguments": call.get("arguments"), "meta": call.get("meta")}
 
-        def match(live: MCPCall) -> bool:
-            arguments = None if live.arguments is None else dict(live.arguments)
-            meta = None if live.meta is None else dict(live.meta)
-            actual = scrub({"arguments": jsonable(arguments), "meta": jsonable(meta)}, scrubbers)
-            if actual != expected:
-                raise MCPCallMismatch(
-                    live.call_index, diff_json(expected, actual, f"call_tool({tool!r})")
-                )
-            return True
+        def live(call: MCPCall) -> Any:
+            arguments = None if call.arguments is None else dict(call.arguments)
+            meta = None if call.meta is None else dict(call.meta)
+            return {"arguments": jsonable(arguments), "meta": jsonable(meta)}
 
+        match = recorded_matcher(
+            recorded, live, self.scrubbers, f"call_tool({tool!r})", MCPCallMismatch
+        )
         step: dict[str, Any] = {"tool": tool, "match": match}
         try:
             if "error" in call:
@@ -194,13 +197,4 @@ def _error(data: Mapping[str, Any]) -> BaseException:
         return protocol_error(
             int(protocol["code"]), str(protocol.get("message", "")), protocol.get("data")
         )
-    name, message = str(data["type"]), str(data["message"])
-    module_name, _, qualname = name.rpartition(".")
-    module = sys.modules.get(module_name)
-    kind = getattr(module, qualname, None) if module is not None else None
-    if isinstance(kind, type) and issubclass(kind, Exception):
-        try:
-            return kind(message)
-        except Exception:
-            pass
-    return ReplayedMCPError(name, message)
+    return rebuilt_error(data, ReplayedMCPError)

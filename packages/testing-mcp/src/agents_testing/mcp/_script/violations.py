@@ -24,6 +24,11 @@ from .._steps import Step
 __all__ = ["rejected_call", "schema_error", "unconsumed_steps", "unexpected_call"]
 
 
+def _of(call: MCPCall) -> dict[str, Any]:
+    """The fields naming the call an error is about: a copy of it, and its index."""
+    return {"call": copy_call(call), "call_index": call.call_index}
+
+
 def unexpected_call(
     call: MCPCall,
     expected: str | None,
@@ -50,8 +55,7 @@ def unexpected_call(
         )
     return UnexpectedMCPCall(
         text,
-        call=copy_call(call),
-        call_index=call.call_index,
+        **_of(call),
         expected_tool=expected,
         pending_steps=pending,
         group_tools=group_tools,
@@ -73,8 +77,7 @@ def rejected_call(call: MCPCall, input_index: int, group_members: int) -> MCPCal
     return MCPCallMatcherError(
         f"{what} Fix the matcher or the step order, or inspect the error's call to see what "
         "the workflow sent.",
-        call=copy_call(call),
-        call_index=call.call_index,
+        **_of(call),
         tool=call.tool,
         input_index=input_index,
         group_members=group_members,
@@ -82,7 +85,7 @@ def rejected_call(call: MCPCall, input_index: int, group_members: int) -> MCPCal
 
 
 def unconsumed_steps(pending: tuple[Step, ...]) -> UnconsumedMCPSteps:
-    tools = ", ".join(repr(step.tool) for step in pending)
+    tools = ", ".join(repr(step.target) for step in pending)
     return UnconsumedMCPSteps(
         f"{len(pending)} MCP step(s) were never used: {tools}. The workflow ended before "
         "reaching them; remove them or find out why the workflow stopped early.",
@@ -109,8 +112,7 @@ def schema_error(
         )
     return MCPSchemaViolation(
         text,
-        call=copy_call(call),
-        call_index=call.call_index,
+        **_of(call),
         tool=tool,
         schema=schema,
         path=found.path,

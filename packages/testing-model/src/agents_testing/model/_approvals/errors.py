@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
-from agents_testing.core import ordinal, safe_repr
+from agents_testing.core import error_fields, ordinal, safe_repr
 
 from .._errors import ModelScriptError
 
@@ -28,6 +28,7 @@ ApprovalDecisionReason = Literal[
 ]
 
 
+@error_fields
 class ApprovalDecisionError(ModelScriptError):
     """A tool call the run stopped for could not be decided, or ``decide`` names no tool.
 
@@ -42,41 +43,19 @@ class ApprovalDecisionError(ModelScriptError):
     ``unknown_tool``); ``known_tools`` the names the run has.
     """
 
-    _keyword_fields: ClassVar[tuple[str, ...]] = (
-        "reason",
-        "tool_name",
-        "arguments",
-        "interruption_index",
-        "known_tools",
-    )
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        reason: ApprovalDecisionReason,
-        tool_name: str,
-        arguments: Any = None,
-        interruption_index: int | None = None,
-        known_tools: tuple[str, ...] = (),
-    ) -> None:
-        self.reason = reason
-        self.tool_name = tool_name
-        self.arguments = arguments
-        self.interruption_index = interruption_index
-        self.known_tools = known_tools
-        super().__init__(message)
+    reason: ApprovalDecisionReason
+    tool_name: str
+    arguments: Any = None
+    interruption_index: int | None = None
+    known_tools: tuple[str, ...] = ()
 
 
+@error_fields
 class ApprovalAssertionError(ModelScriptError, AssertionError):
     """An assertion of an :class:`ApprovalRun` failed: ``expected`` and ``actual`` say how."""
 
-    _keyword_fields = ("expected", "actual")
-
-    def __init__(self, message: str, *, expected: str, actual: str) -> None:
-        self.expected = expected
-        self.actual = actual
-        super().__init__(message)
+    expected: str
+    actual: str
 
 
 def approval_decision_failed(

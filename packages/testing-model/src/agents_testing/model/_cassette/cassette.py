@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from agents.items import ModelResponse
@@ -20,18 +19,9 @@ from agents.models.interface import Model, ModelProvider
 
 from agents_testing.core.cassette import (
     AllowedSecret,
+    BoundaryCassette,
     CassetteFormatError,
-    CassetteSecretError,
-    CassetteWriteError,
     Scrubber,
-    allowed_secret_problem,
-    dump_cassette,
-    iter_cassette,
-    read_cassette,
-    scan_for_secrets,
-    scrub,
-    scrubber_problem,
-    write_cassette,
 )
 
 from .._errors import InvalidModelStep
@@ -43,10 +33,8 @@ from .request import DEFAULT_IGNORE, REQUEST_FIELDS, check_ignore
 
 __all__ = ["ModelCassette"]
 
-_PACKAGES = ("openai-agents", "openai", "agents-testing-model")
 
-
-class ModelCassette:
+class ModelCassette(BoundaryCassette):
     """The cassette file of one test at the model boundary.
 
     ``ignore`` names request parts left out of the replay comparison (default: the
@@ -56,6 +44,10 @@ class ModelCassette:
     harmless values the secret scan lets through (exact strings, or compiled patterns
     the whole value must match); ``allow_secrets=True`` skips the scan altogether.
     """
+
+    boundary = "model"
+    packages = ("openai-agents", "openai", "agents-testing-model")
+    record_hint = "record() or record_provider()"
 
     def __init__(
         self,
@@ -67,29 +59,17 @@ class ModelCassette:
         allow_secrets: bool = False,
         allowed_secrets: Iterable[AllowedSecret] = (),
     ) -> None:
-        self.path = Path(path)
         try:
             self.ignore = check_ignore(ignore)
         except ValueError as error:
             raise CassetteFormatError(None, str(error)) from None
-        for scrubber in scrubbers:
-            problem = scrubber_problem(scrubber)
-            if problem is not None:
-                raise CassetteFormatError(None, f"invalid scrubber: {problem}.")
-        self.scrubbers = tuple(scrubbers)
-        self.secrets = tuple(secrets)
-        self.allow_secrets = bool(allow_secrets)
-        self.allowed_secrets = tuple(allowed_secrets)
-        for entry in self.allowed_secrets:
-            problem = allowed_secret_problem(entry)
-            if problem is not None:
-                raise CassetteFormatError(None, f"invalid allowed secret: {problem}.")
-        self._recorder: Recorder | None = None
-
-    @property
-    def exists(self) -> bool:
-        """Whether the cassette file is there."""
-        return self.path.is_file()
+        super().__init__(
+            path,
+            scrubbers=scrubbers,
+            secrets=secrets,
+            allow_secrets=allow_secrets,
+            allowed_secrets=allowed_secrets,
+        )
 
     # -- recording -----------------------------------------------------------------
 
@@ -116,55 +96,33 @@ class ModelCassette:
         return RecordingModelProvider(provider, self._start(keep_recorded))
 
     def _start(self, keep_recorded: bool) -> Recorder:
-        if self._recorder is not None:
+        if isinstance(self._recorder, Recorder):
             return self._recorder
         earlier: list[dict[str, Any]] = []
         steps: list[ModelStep] = []
         if keep_recorded and self.exists:
             earlier, steps = self._load()
-        self._recorder = Recorder(
+        recorder = Recorder(
             earlier=earlier, earlier_steps=steps, ignore=self.ignore, scrubbers=self.scrubbers
         )
-        return self._recorder
+        self._recorder = recorder
+        return recorder
 
     @property
     def recorded(self) -> int:
         """How many calls were recorded (or kept) since :meth:`record`."""
-        return 0 if self._recorder is None else len(self._recorder.entries)
+        recorder = self._recorder
+        return len(recorder.entries) if isinstance(recorder, Recorder) else 0
 
-    def _checked_calls(self) -> list[dict[str, Any]]:
-        """The recorded calls, scrubbed and compressed; raises ``CassetteSecretError`` (a
-        secret left in them) or ``CassetteWriteError`` (a value with no JSON form)."""
-        if self._recorder is None:
-            raise CassetteFormatError(
-                str(self.path), "nothing was recorded; call record() or record_provider() first."
-            )
-        if self._recorder.unwritable:
-            raise CassetteWriteError(str(self.path), f"{self._recorder.unwritable[0]}.")
-        calls = scrub(self._recorder.calls(), self.scrubbers)
-        if not self.allow_secrets:
-            findings = scan_for_secrets(
-                calls,
-                live_secrets=[*self._recorder.live_secrets, *self.secrets],
-                root="calls",
-                allowed=self.allowed_secrets,
-            )
-            if findings:
-                raise CassetteSecretError(str(self.path), findings)
+    def _recording(self, recorder: Recorder) -> list[Any]:
+        return recorder.calls()
+
+    def _live_secrets(self, recorder: Recorder) -> list[str]:
+        # The API key in use, and the secrets of every provider client the calls reached.
+        return list(recorder.live_secrets)
+
+    def _written(self, calls: list[Any]) -> list[Any]:
         return _compress(calls)
-
-    def dumps(self) -> str:
-        """The cassette text :meth:`save` would write; raises ``CassetteSecretError``."""
-        return dump_cassette("model", self._checked_calls(), packages=_PACKAGES)
-
-    def save(self) -> None:
-        """Scan the recorded calls for secrets and write the cassette file atomically.
-
-        Nothing is written when the scan finds a secret; a write that is interrupted
-        leaves the previous cassette as it was.
-        """
-        calls = self._checked_calls()
-        write_cassette(self.path, iter_cassette("model", calls, packages=_PACKAGES))
 
     # -- replay ----------------------------------------------------------------------
 
@@ -200,7 +158,7 @@ class ModelCassette:
 
     def _load(self) -> tuple[list[dict[str, Any]], list[ModelStep]]:
         where = str(self.path)
-        calls = _expand(read_cassette(self.path, "model"), where)
+        calls = _expand(self._read(), where)
         return calls, [step_from_json(call, index, where) for index, call in enumerate(calls)]
 
 

@@ -9,24 +9,23 @@ plugin makes one per test and saves or checks it at teardown. Public for annotat
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agents_testing.core.cassette import CassetteError, CassetteRecordingBlocked, keeps_recorded
+from agents_testing.core.cassette import CassetteError, CassetteUse, keeps_recorded
 
 from .cassette import ModelCassette
+from .replay import CassetteModel
 
 if TYPE_CHECKING:
     from agents.models.interface import Model, ModelProvider
 
     from agents_testing.core.cassette_pytest import CassetteOptions
 
-    from .replay import CassetteModel
 
 __all__ = ["ModelCassetteFixture"]
 
 
-class ModelCassetteFixture:
+class ModelCassetteFixture(CassetteUse[ModelCassette, CassetteModel]):
     """This test's model cassette: ``model(real)`` / ``provider(real)`` record or replay.
 
     In record mode ``none`` (the default, and under CI) both replay the cassette and
@@ -38,24 +37,7 @@ class ModelCassetteFixture:
     """
 
     def __init__(self, options: CassetteOptions) -> None:
-        self.mode = options.mode
-        self.cassette = ModelCassette(options.path, **options.settings)
-        self.replaying: CassetteModel | None = None
-        self.recording = False
-        self._options = options
-
-    @property
-    def path(self) -> Path:
-        """Where this test's cassette is."""
-        return self.cassette.path
-
-    def _records(self) -> bool:
-        if not self._options.records(self.cassette.exists):
-            self._options.check_replayable()
-            return False
-        if self._options.recording_blocked:
-            raise CassetteRecordingBlocked(str(self.path), self._options.test)
-        return True
+        super().__init__(options, ModelCassette(options.path, **options.settings))
 
     def model(self, real: Model | Callable[[], Model] | None = None) -> Model:
         """The model for this test: ``real`` recorded, or the cassette replayed.
@@ -64,16 +46,15 @@ class ModelCassetteFixture:
         no client and needs no API key. Given a model object, a replay also checks that
         its model name is the recorded one.
         """
-        if not self._records():
-            self.replaying = self.cassette.replay(model_name=_model_name(real))
-            return self.replaying
+        if not self._records(reaches_provider=True):
+            return self._replayed(self.cassette.replay(model_name=_model_name(real)))
         if real is None:
             raise CassetteError(
                 f"Recording {self.path} needs the real model: pass it, as "
                 f"model_cassette.model(real_model) or model_cassette.model(lambda: ...)."
             )
-        self.recording = True
-        return self.cassette.record(real, keep_recorded=keeps_recorded(self.mode))
+        recording = self.cassette.record(real, keep_recorded=keeps_recorded(self.mode))
+        return self._recorded(recording)
 
     def provider(
         self, real: ModelProvider | Callable[[], ModelProvider] | None = None
@@ -82,16 +63,16 @@ class ModelCassetteFixture:
 
         A replay checks each call's model name (what the agent asked for) too.
         """
-        if not self._records():
+        if not self._records(reaches_provider=True):
             provider = self.cassette.replay_provider()
-            self.replaying = provider.model
+            self._replayed(provider.model)
             return provider
         if real is None:
             from agents.models.openai_provider import OpenAIProvider
 
             real = OpenAIProvider
-        self.recording = True
-        return self.cassette.record_provider(real, keep_recorded=keeps_recorded(self.mode))
+        recording = self.cassette.record_provider(real, keep_recorded=keeps_recorded(self.mode))
+        return self._recorded(recording)
 
 
 def _model_name(real: object) -> str | None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import sys
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -23,7 +22,14 @@ from agents.usage import Usage
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from agents_testing.core import compat
-from agents_testing.core.cassette import CassetteFormatError
+from agents_testing.core.cassette import (
+    CassetteFormatError,
+    ReplayedError,
+    rebuilt_error,
+)
+from agents_testing.core.cassette import (
+    error_json as plain_error_json,
+)
 
 from .._step import ModelStep
 
@@ -37,19 +43,11 @@ __all__ = [
 ]
 
 
-class ReplayedModelError(Exception):
+class ReplayedModelError(ReplayedError):
     """A recorded provider error whose original type cannot be rebuilt on replay.
 
     ``error_type`` is the recorded ``module.QualName`` and ``message`` its text.
     """
-
-    def __init__(self, error_type: str, message: str) -> None:
-        self.error_type = error_type
-        self.message = message
-        super().__init__(f"{error_type}: {message}")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.error_type, self.message))
 
 
 def _dump(model: BaseModel) -> dict[str, Any]:
@@ -102,11 +100,7 @@ def retry_advice_json(advice: ModelRetryAdvice | None) -> dict[str, Any] | None:
 
 def error_json(error: BaseException) -> dict[str, Any]:
     """A provider error: its type, message, HTTP status and body when it has them."""
-    kind = type(error)
-    data: dict[str, Any] = {
-        "type": f"{kind.__module__}.{kind.__qualname__}",
-        "message": _error_message(error),
-    }
+    data = plain_error_json(error, _error_message(error))
     status = getattr(error, "status_code", None)
     if isinstance(status, int):
         data["status_code"] = status
@@ -228,34 +222,10 @@ def _advice(data: object, at: str, path: str | None) -> ModelRetryAdvice | None:
 
 
 def _error(data: Mapping[str, Any], at: str, path: str | None) -> Exception:
-    name = data.get("type")
-    message = data.get("message")
-    if not isinstance(name, str) or not isinstance(message, str):
-        raise CassetteFormatError(
-            path, "a recorded error needs a 'type' and a 'message' string.", at
-        )
-    kind = _known_type(name)
-    if kind is not None:
-        rebuilt = _rebuild(kind, message, data)
-        if rebuilt is not None:
-            return rebuilt
-    return ReplayedModelError(name, message)
-
-
-def _known_type(name: str) -> type | None:
-    # Only types whose module is already imported: loading a cassette never imports code.
-    module_name, _, qualname = name.rpartition(".")
-    while module_name:
-        module = sys.modules.get(module_name)
-        if module is not None:
-            found: Any = module
-            for part in qualname.split("."):
-                found = getattr(found, part, None)
-            # Only Exception kinds: a scripted step may not raise other BaseExceptions.
-            return found if isinstance(found, type) and issubclass(found, Exception) else None
-        module_name, _, head = module_name.rpartition(".")
-        qualname = f"{head}.{qualname}"
-    return None
+    try:
+        return rebuilt_error(data, ReplayedModelError, _rebuild)
+    except ValueError as problem:
+        raise CassetteFormatError(path, f"{problem}.", at) from None
 
 
 def _rebuild(kind: Any, message: str, data: Mapping[str, Any]) -> Exception | None:

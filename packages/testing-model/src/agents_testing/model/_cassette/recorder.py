@@ -15,23 +15,18 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
-from agents.models.interface import Model, ModelProvider, ModelTracing
+from agents.items import ModelResponse, TResponseStreamEvent
+from agents.models.interface import Model, ModelProvider
 
-from agents_testing.core import cycle_problem
-from agents_testing.core.cassette import Scrubber
+from agents_testing.core.cassette import CallRecorder, Scrubber
 
+from .._request import FrontModel, ModelRequest
 from .._step import ModelStep
 from .outcome import error_json, event_json, response_json, retry_advice_json
 from .request import LiveRequest, RequestEncoder
 
 if TYPE_CHECKING:
-    from agents.agent_output import AgentOutputSchemaBase
-    from agents.handoffs import Handoff
-    from agents.model_settings import ModelSettings
     from agents.retry import ModelRetryAdvice, ModelRetryAdviceRequest
-    from agents.tool import Tool
-    from openai.types.responses.response_prompt_param import ResponsePromptParam
 
 __all__ = ["LazyModel", "Recorder", "RecordingModel", "RecordingModelProvider"]
 
@@ -46,7 +41,7 @@ class _Entry:
         self.events: list[dict[str, Any]] | None = None
 
 
-class Recorder:
+class Recorder(CallRecorder):
     """The calls recorded through every wrapper of one cassette, in call order."""
 
     def __init__(
@@ -57,11 +52,9 @@ class Recorder:
         ignore: frozenset[str] = frozenset(),
         scrubbers: Sequence[Scrubber] = (),
     ) -> None:
+        super().__init__()
         self.entries: list[_Entry] = []
         self.live_secrets: set[str] = set()
-        # Why the recording cannot be written (a value with no JSON form); the run goes
-        # on as with the model alone, and writing the cassette refuses.
-        self.unwritable: list[str] = []
         self._encoder = RequestEncoder()
         self._errors: dict[int, tuple[BaseException, _Entry]] = {}
         self._earlier = list(earlier)
@@ -106,14 +99,6 @@ class Recorder:
         self.entries.append(entry)
         return entry
 
-    def json(self, value: Any, where: str, encode: Callable[[Any], Any]) -> Any:
-        """``encode(value)``, or None when ``value`` contains itself (noted as unwritable)."""
-        problem = cycle_problem(value, where)
-        if problem is not None:
-            self.unwritable.append(problem)
-            return None
-        return encode(value)
-
     def fail(self, entry: _Entry, error: BaseException) -> None:
         entry.data["error"] = error_json(error)
         entry.data["error"]["retry_advice"] = None
@@ -152,7 +137,7 @@ class Recorder:
         return False, None
 
 
-class RecordingModel(Model):
+class RecordingModel(FrontModel):
     """Passes every call to ``model`` and records it in the cassette being written.
 
     ``model_name`` is the name a provider was asked for; without a provider, the real
@@ -167,6 +152,7 @@ class RecordingModel(Model):
         model_name: str | None = None,
         from_provider: bool = False,
     ) -> None:
+        super().__init__(model)
         self.model = model
         self._recorder = recorder
         self._model_name = model_name
@@ -183,32 +169,8 @@ class RecordingModel(Model):
         name = getattr(real, "model", None)
         return name if isinstance(name, str) else None
 
-    async def get_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[Any, Any]],
-        tracing: ModelTracing,
-        *,
-        previous_response_id: str | None = None,
-        conversation_id: str | None = None,
-        prompt: ResponsePromptParam | None = None,
-    ) -> ModelResponse:
-        live = LiveRequest(
-            system_instructions,
-            input,
-            model_settings,
-            tools,
-            output_schema,
-            handoffs,
-            previous_response_id,
-            conversation_id,
-            prompt,
-            False,
-        )
+    async def _respond(self, request: ModelRequest) -> ModelResponse:
+        live = LiveRequest.of(request, streamed=False)
         earlier = self._recorder.earlier_step(live)
         if earlier is not None:
             if earlier.error is not None:
@@ -221,50 +183,15 @@ class RecordingModel(Model):
         real = self._real()
         entry = self._recorder.begin(live, self._name(real))
         try:
-            response = await real.get_response(
-                system_instructions,
-                input,
-                model_settings,
-                tools,
-                output_schema,
-                handoffs,
-                tracing,
-                previous_response_id=previous_response_id,
-                conversation_id=conversation_id,
-                prompt=prompt,
-            )
+            response = await request.get_response(real)
         except Exception as error:
             self._recorder.fail(entry, error)
             raise
         entry.data["response"] = self._recorder.json(response, "response", response_json)
         return response
 
-    async def stream_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[Any, Any]],
-        tracing: ModelTracing,
-        *,
-        previous_response_id: str | None = None,
-        conversation_id: str | None = None,
-        prompt: ResponsePromptParam | None = None,
-    ) -> AsyncIterator[TResponseStreamEvent]:
-        live = LiveRequest(
-            system_instructions,
-            input,
-            model_settings,
-            tools,
-            output_schema,
-            handoffs,
-            previous_response_id,
-            conversation_id,
-            prompt,
-            True,
-        )
+    async def _stream(self, request: ModelRequest) -> AsyncIterator[TResponseStreamEvent]:
+        live = LiveRequest.of(request, streamed=True)
         earlier = self._recorder.earlier_step(live)
         if earlier is not None:
             if earlier.error is not None:
@@ -279,18 +206,7 @@ class RecordingModel(Model):
         # exactly the events it delivered.
         entry.events = events
         try:
-            async for event in real.stream_response(
-                system_instructions,
-                input,
-                model_settings,
-                tools,
-                output_schema,
-                handoffs,
-                tracing,
-                previous_response_id=previous_response_id,
-                conversation_id=conversation_id,
-                prompt=prompt,
-            ):
+            async for event in request.stream_response(real):
                 events.append(self._recorder.json(event, "stream event", event_json))
                 yield event
         except Exception as error:
@@ -306,15 +222,6 @@ class RecordingModel(Model):
         advice = self.model.get_retry_advice(request)
         self._recorder.advise(request.error, advice)
         return advice
-
-    async def close(self) -> None:
-        await self.model.close()
-
-    def __getattr__(self, name: str) -> Any:
-        # Attributes an application reads from its model (its name, its client) still work.
-        if "model" not in self.__dict__:
-            raise AttributeError(name)
-        return getattr(self.__dict__["model"], name)
 
 
 class RecordingModelProvider(ModelProvider):

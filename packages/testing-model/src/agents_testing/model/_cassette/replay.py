@@ -22,6 +22,7 @@ from agents_testing.core.cassette import CassetteMismatch, Scrubber
 
 from .._call import ModelCall
 from .._errors import ModelScriptError
+from .._request import FrontModel, ModelRequest
 from .._scripted_model import ScriptedModel
 from .._step import ModelStep
 from .request import REQUEST_FIELDS, LiveRequest, RequestEncoder, share_unchanged_parts
@@ -216,26 +217,25 @@ class CassetteModelProvider(ModelProvider):
         return known
 
 
-class _NamedModel(Model):
+class _NamedModel(FrontModel):
     """The replaying model as an agent asked for it by name; anything else is the model's."""
 
     def __init__(self, model: CassetteModel, name: str | None) -> None:
+        super().__init__(model)
         self._model = model
         self._name = name
 
-    async def get_response(self, *args: Any, **kwargs: Any) -> ModelResponse:
+    async def _respond(self, request: ModelRequest) -> ModelResponse:
         token = _ASKED_FOR.set(self._name)
         try:
-            return await self._model.get_response(*args, **kwargs)
+            return await request.get_response(self._model)
         finally:
             _ASKED_FOR.reset(token)
 
-    async def stream_response(
-        self, *args: Any, **kwargs: Any
-    ) -> AsyncIterator[TResponseStreamEvent]:
+    async def _stream(self, request: ModelRequest) -> AsyncIterator[TResponseStreamEvent]:
         token = _ASKED_FOR.set(self._name)
         try:
-            async for event in self._model.stream_response(*args, **kwargs):
+            async for event in request.stream_response(self._model):
                 yield event
         finally:
             # A stream closed from another context (garbage collection) has nothing to reset.
@@ -244,14 +244,6 @@ class _NamedModel(Model):
 
     def get_retry_advice(self, request: ModelRetryAdviceRequest) -> ModelRetryAdvice | None:
         return self._model.get_retry_advice(request)
-
-    async def close(self) -> None:
-        await self._model.close()
-
-    def __getattr__(self, name: str) -> Any:
-        if "_model" not in self.__dict__:
-            raise AttributeError(name)
-        return getattr(self.__dict__["_model"], name)
 
 
 # Public names show the package, however this module was first imported.

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Collection, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
@@ -23,6 +23,9 @@ from pydantic_core import to_jsonable_python
 from agents_testing.core.cassette import Scrubber, diff_json, scrub, without_keys
 
 from .settings import settings_json, without_unrecorded
+
+if TYPE_CHECKING:
+    from .._request import ModelRequest
 
 __all__ = [
     "DEFAULT_IGNORE",
@@ -84,6 +87,22 @@ class LiveRequest:
     conversation_id: str | None
     prompt: Any
     streamed: bool
+
+    @classmethod
+    def of(cls, request: ModelRequest, *, streamed: bool) -> LiveRequest:
+        """The parts of ``request`` a cassette compares, and whether it streamed."""
+        return cls(
+            request.system_instructions,
+            request.input,
+            request.model_settings,
+            request.tools,
+            request.output_schema,
+            request.handoffs,
+            request.previous_response_id,
+            request.conversation_id,
+            request.prompt,
+            streamed,
+        )
 
 
 def jsonable(value: Any) -> Any:

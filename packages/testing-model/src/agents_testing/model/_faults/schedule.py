@@ -133,10 +133,10 @@ class FaultSchedule:
         script's (taken after the wait of a slow answer)."""
         fault = self._schedule.take(index + 1)
         if fault is None:
-            return model._take(call, index)
+            return model._answering(call, index)
         if fault.kind == "answer_after":
             await scripted_wait(fault.delay)
-            return model._take(call, index)
+            return model._answering(call, index)
         events: Sequence[TResponseStreamEvent] | None = None
         if fault.kind == "stream_cut" and call.streamed:
             events = (
@@ -148,7 +148,7 @@ class FaultSchedule:
         async def injected(call: ModelCall) -> ModelStep:
             return await fault._answer(call, events)
 
-        return QueuedStep(ModelStep.respond(injected), model._script.consumed)
+        return QueuedStep(ModelStep.respond(injected), model._follow._script.consumed)
 
 
 def _entry_problem(entry: object) -> ArgumentProblem | None:
@@ -182,8 +182,8 @@ def _next_events(
     if after == 0:
         return []
     where = f"FaultSchedule(faults)[{index + 1}]: stream_cut(after)"
-    head = model._script.peek()
-    if head is None or model._script.in_group():
+    head = model._follow._script.peek()
+    if head is None or model._follow._script.in_group():
         raise invalid_argument(
             where,
             "a next scripted step whose events are known (a plain step, not an any_order() "

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol, Union, overload
 
-from agents.items import ModelResponse, TResponseInputItem, TResponseStreamEvent
-from agents.models.interface import Model, ModelProvider, ModelTracing
+from agents.items import ModelResponse, TResponseStreamEvent
+from agents.models.interface import Model, ModelProvider
 from pydantic import BaseModel
 
 from agents_testing.core import compat, safe_repr
@@ -29,18 +29,14 @@ from .._errors import (
     unconsumed_provider_steps,
     unscripted_call,
 )
+from .._request import ModelRequest, RequestModel
 from .._script.validation import describe
 from .._scripted_model import ScriptedModel
 from .._step import ModelStep, StepInput
 
 if TYPE_CHECKING:
     from agents import Agent
-    from agents.agent_output import AgentOutputSchemaBase
-    from agents.handoffs import Handoff
-    from agents.model_settings import ModelSettings
     from agents.retry import ModelRetryAdvice, ModelRetryAdviceRequest
-    from agents.tool import Tool
-    from openai.types.responses.response_prompt_param import ResponsePromptParam
 
 __all__ = ["RoutedModelCall", "ScriptedModelProvider", "ScriptedModelProviderFactory"]
 
@@ -261,68 +257,18 @@ class ScriptedModelProvider(ModelProvider):
         return None
 
 
-class _RoutingModel(Model):
+class _RoutingModel(RequestModel):
     """The model ``get_model`` returns: forwards each call to the script chosen for it."""
 
     def __init__(self, provider: ScriptedModelProvider, model_name: str | None) -> None:
         self._provider = provider
         self._model_name = model_name
 
-    async def get_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[Any, Any]],
-        tracing: ModelTracing,
-        *,
-        previous_response_id: str | None = None,
-        conversation_id: str | None = None,
-        prompt: ResponsePromptParam | None = None,
-    ) -> ModelResponse:
-        model = self._provider._answering(self._model_name)
-        return await model.get_response(
-            system_instructions,
-            input,
-            model_settings,
-            tools,
-            output_schema,
-            handoffs,
-            tracing,
-            previous_response_id=previous_response_id,
-            conversation_id=conversation_id,
-            prompt=prompt,
-        )
+    async def _respond(self, request: ModelRequest) -> ModelResponse:
+        return await request.get_response(self._provider._answering(self._model_name))
 
-    async def stream_response(
-        self,
-        system_instructions: str | None,
-        input: str | list[TResponseInputItem],
-        model_settings: ModelSettings,
-        tools: list[Tool],
-        output_schema: AgentOutputSchemaBase | None,
-        handoffs: list[Handoff[Any, Any]],
-        tracing: ModelTracing,
-        *,
-        previous_response_id: str | None = None,
-        conversation_id: str | None = None,
-        prompt: ResponsePromptParam | None = None,
-    ) -> AsyncIterator[TResponseStreamEvent]:
-        model = self._provider._answering(self._model_name)
-        stream = model.stream_response(
-            system_instructions,
-            input,
-            model_settings,
-            tools,
-            output_schema,
-            handoffs,
-            tracing,
-            previous_response_id=previous_response_id,
-            conversation_id=conversation_id,
-            prompt=prompt,
-        )
+    async def _stream(self, request: ModelRequest) -> AsyncIterator[TResponseStreamEvent]:
+        stream = request.stream_response(self._provider._answering(self._model_name))
         async with aclosing(stream) as events:  # type: ignore[type-var]
             async for event in events:
                 yield event

@@ -18,17 +18,17 @@ from pydantic import BaseModel
 from agents_testing.core import (
     AnyOrder,
     GroupEntry,
-    build_group,
+    build_entry,
     cycle_problem,
     detach,
     exception_problem,
-    member_problem,
+    group_reason,
     safe_repr,
 )
 
 from .._call import answer_records
 from .._default_usage import zero_usage
-from .._errors import InvalidModelStep, invalid_step
+from .._errors import invalid_step
 from .._items.common import AUTO_CALL_ID
 from .._step import DEFAULT_RESPONSE_ID, SPEC_KEYS, ModelStep, QueuedStep
 from .validation import (
@@ -46,7 +46,6 @@ __all__ = [
     "normalize_entry",
     "normalize_step",
     "responder_problem",
-    "responder_signature_known",
 ]
 
 
@@ -94,13 +93,7 @@ def normalize_step(value: object, index: int, *, extra_checks: bool = False) -> 
         # the model's default usage.
         return _queued(ModelStep(output=value), index, extra_checks)
     if isinstance(value, type) and issubclass(value, BaseException):
-        raise invalid_step(
-            "invalid_input",
-            index,
-            f"got the exception class {value.__name__}; pass an instance such as "
-            f"{value.__name__}('...').",
-            lead="output",
-        )
+        raise invalid_step("invalid_input", index, _class_given("got", value), lead="output")
     raise invalid_step(
         "invalid_input",
         index,
@@ -118,21 +111,11 @@ def normalize_entry(
     Every member of a group is validated as a step; errors name the group's index and the
     member (counted from 1) in their detail.
     """
-    if not isinstance(value, AnyOrder):
-        return normalize_step(value, index, extra_checks=extra_checks)
-
-    def member(position: int, step: object) -> QueuedStep:
-        try:
-            return normalize_step(step, index, extra_checks=extra_checks)
-        except InvalidModelStep as error:
-            raise invalid_step(
-                error.reason, index, member_problem(position, error.detail)
-            ) from None
-
-    entry = build_group(value, member)
-    if isinstance(entry, str):
-        raise invalid_step("invalid_group", index, entry)
-    return entry
+    return build_entry(
+        value,
+        lambda step: normalize_step(step, index, extra_checks=extra_checks),
+        lambda error, detail: invalid_step(group_reason(error), index, detail),
+    )
 
 
 def _queued(step: ModelStep, index: int, extra_checks: bool) -> QueuedStep:
@@ -220,19 +203,20 @@ def _checked(step: ModelStep, index: int, extra_checks: bool) -> ModelStep:
 
 def _check_error(error: object, index: int) -> None:
     if isinstance(error, type) and issubclass(error, BaseException):
-        raise invalid_step(
-            "invalid_error",
-            index,
-            f"error is the exception class {error.__name__}; pass an instance such as "
-            f"{error.__name__}('...').",
-            lead="error",
-        )
+        raise invalid_step("invalid_error", index, _class_given("error is", error), lead="error")
     # A BaseException that is not an Exception (KeyboardInterrupt, SystemExit,
     # CancelledError, GeneratorExit, ...) would escape the runner's error handling and
     # can leave a streamed run waiting forever, so it cannot be scripted.
     problem = exception_problem(error)
     if problem is not None:
         raise invalid_step("invalid_error", index, f"{problem}.", lead="error")
+
+
+def _class_given(given: str, kind: type[BaseException]) -> str:
+    return (
+        f"{given} the exception class {kind.__name__}; pass an instance such as "
+        f"{kind.__name__}('...')."
+    )
 
 
 def responder_problem(responder: object, what: str = "responder") -> str | None:
@@ -248,18 +232,7 @@ def responder_problem(responder: object, what: str = "responder") -> str | None:
             f"ModelStep.raise_error({responder.__name__}('...')), or return an exception "
             f"from a responder function."
         )
-    signature = _signature(responder)
-    if signature is None:
-        return None
-    try:
-        signature.bind(None)
-    except TypeError:
-        name = getattr(responder, "__qualname__", None) or type(responder).__name__
-        return (
-            f"{what} {safe_repr(name, 60)}{safe_repr(str(signature), 80)} cannot be "
-            f"called with the ModelCall as its only argument."
-        )
-    return None
+    return _one_argument_problem(responder, what)
 
 
 def matcher_problem(match: object) -> str | None:
@@ -277,23 +250,24 @@ def matcher_problem(match: object) -> str | None:
             "match must be a plain (not async, not generator) callable taking the ModelCall: "
             "it answers before the call is taken, so that concurrent calls keep their order."
         )
-    signature = _signature(match)
+    return _one_argument_problem(match, "match")
+
+
+def _one_argument_problem(function: object, what: str) -> str | None:
+    """Why ``function`` cannot be called with the ``ModelCall`` alone, when its signature
+    tells (a builtin without one is found out when called)."""
+    signature = _signature(function)
     if signature is None:
         return None
     try:
         signature.bind(None)
     except TypeError:
-        name = getattr(match, "__qualname__", None) or type(match).__name__
+        name = getattr(function, "__qualname__", None) or type(function).__name__
         return (
-            f"match {safe_repr(name, 60)}{safe_repr(str(signature), 80)} cannot be called "
-            f"with the ModelCall as its only argument."
+            f"{what} {safe_repr(name, 60)}{safe_repr(str(signature), 80)} cannot be "
+            f"called with the ModelCall as its only argument."
         )
     return None
-
-
-def responder_signature_known(responder: object) -> bool:
-    """Whether the responder's parameters could be checked when its step was queued."""
-    return _signature(responder) is not None
 
 
 def _signature(value: object) -> inspect.Signature | None:

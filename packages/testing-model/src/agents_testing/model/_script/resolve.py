@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from agents.items import TResponseStreamEvent
 
-from .._errors import invalid_step
+from agents_testing.core import raised_by_the_call
+
+from .._errors import InvalidModelStepReason, invalid_step
 from .._step import ModelStep, QueuedStep
 from .._tracing.generation import GenerationTrace, error_message
 from .normalize import check_stream_event, normalize_step
-from .normalize import responder_signature_known as _signature_known
 from .validation import describe
 
 if TYPE_CHECKING:
@@ -49,17 +50,14 @@ async def resolve_step(call: ModelCall, queued: QueuedStep, *, extra_checks: boo
 
 
 async def _call_responder(responder: Any, call: ModelCall, index: int) -> Any:
-    try:
-        result = responder(call)
-    except TypeError as error:
-        if _signature_known(responder):
-            raise  # the responder's own error, from inside it
-        raise invalid_step(
-            "invalid_responder",
-            index,
-            f"calling the responder with the ModelCall failed ({error_message(error)}); "
-            f"a responder takes the ModelCall as its only argument.",
-        ) from error
+    result = _called(
+        responder,
+        call,
+        index,
+        "invalid_responder",
+        "calling the responder with the ModelCall failed ({}); a responder takes the "
+        "ModelCall as its only argument.",
+    )
     for _ in range(MAX_RESPONDER_DEPTH):
         if not inspect.isawaitable(result):
             return result
@@ -68,6 +66,15 @@ async def _call_responder(responder: Any, call: ModelCall, index: int) -> Any:
         "invalid_responder",
         index,
         "the responder returned awaitables nested too deeply; await them in the responder.",
+    )
+
+
+def _not_events(produced: object, index: int) -> Exception:
+    return invalid_step(
+        "invalid_stream_events",
+        index,
+        f"the stream_events factory returned {describe(produced)}; it must be an async "
+        f"generator of events or an async function returning a sequence of them.",
     )
 
 
@@ -81,28 +88,24 @@ async def strict_events(
             yield event
         return
     with trace.current():
-        produced = _call_factory(events, call, index)
+        produced = _called(
+            events,
+            call,
+            index,
+            "invalid_stream_events",
+            "calling the stream_events factory with the ModelCall failed ({}).",
+        )
     if inspect.isawaitable(produced):
         with trace.current():
             produced = await produced
         if not isinstance(produced, Sequence) or isinstance(produced, (str, bytes)):
-            raise invalid_step(
-                "invalid_stream_events",
-                index,
-                f"the stream_events factory returned {describe(produced)}; it must be an "
-                f"async generator of events or an async function returning a sequence of them.",
-            )
+            raise _not_events(produced, index)
         for position, event in enumerate(produced):
             check_stream_event(event, position, index)
             yield event
         return
     if not hasattr(produced, "__aiter__"):
-        raise invalid_step(
-            "invalid_stream_events",
-            index,
-            f"the stream_events factory returned {describe(produced)}; it must be an "
-            f"async generator of events or an async function returning a sequence of them.",
-        )
+        raise _not_events(produced, index)
     with trace.current():
         iterator = produced.__aiter__()
     try:
@@ -124,18 +127,17 @@ async def strict_events(
     await _close(iterator, trace, keep=None)
 
 
-def _call_factory(factory: Any, call: ModelCall, index: int) -> Any:
+def _called(
+    function: Any, call: ModelCall, index: int, reason: InvalidModelStepReason, failed: str
+) -> Any:
+    """``function(call)``; a call it cannot take is step ``index``'s ``reason`` (``failed``
+    is the detail, the call's error in its ``{}``)."""
     try:
-        return factory(call)
+        return function(call)
     except TypeError as error:
-        if _signature_known(factory):
-            raise
-        raise invalid_step(
-            "invalid_stream_events",
-            index,
-            f"calling the stream_events factory with the ModelCall failed "
-            f"({error_message(error)}).",
-        ) from error
+        if not raised_by_the_call(error):
+            raise  # the function's own error, from inside it
+        raise invalid_step(reason, index, failed.format(error_message(error))) from error
 
 
 async def _close(iterator: Any, trace: GenerationTrace, *, keep: BaseException | None) -> None:

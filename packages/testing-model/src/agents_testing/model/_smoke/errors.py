@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
-from agents_testing.core import safe_repr
+from agents_testing.core import error_fields, safe_repr
 
 from .._errors import ModelScriptError
 
@@ -19,6 +19,7 @@ __all__ = [
 ]
 
 
+@error_fields
 class SmokeGenerationError(ModelScriptError):
     """A :class:`SmokeModel` could not make a value from a JSON Schema.
 
@@ -27,15 +28,12 @@ class SmokeGenerationError(ModelScriptError):
     needed the value, so ``Runner.run`` raises it.
     """
 
-    _keyword_fields: ClassVar[tuple[str, ...]] = ("target", "path", "reason")
-
-    def __init__(self, message: str, *, target: str, path: str, reason: str) -> None:
-        self.target = target
-        self.path = path
-        self.reason = reason
-        super().__init__(message)
+    target: str
+    path: str
+    reason: str
 
 
+@error_fields
 class SmokeToolsFailed(ModelScriptError, AssertionError):
     """``SmokeModel.assert_tools_ok()`` found calls that raised or never ran (or no call).
 
@@ -43,13 +41,13 @@ class SmokeToolsFailed(ModelScriptError, AssertionError):
     raised and ``not_run_tools`` those with a call that never ran.
     """
 
-    _keyword_fields = ("calls",)
+    calls: tuple[SmokeCall, ...]
 
-    def __init__(self, message: str, *, calls: tuple[SmokeCall, ...]) -> None:
-        self.calls = calls
+    def __post_init__(self, message: str) -> None:
+        super().__post_init__(message)
+        calls = self.calls
         self.failed_tools = list(dict.fromkeys(c.tool for c in calls if c.outcome == "raised"))
         self.not_run_tools = list(dict.fromkeys(c.tool for c in calls if c.outcome == "not_run"))
-        super().__init__(message)
 
 
 def smoke_generation_failed(target: str, path: str, reason: str) -> SmokeGenerationError:

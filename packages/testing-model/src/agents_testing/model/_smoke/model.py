@@ -200,7 +200,7 @@ class SmokeModel(ScriptedModel):
 
     # -- answering a call ------------------------------------------------------------------
 
-    def _take(self, call: ModelCall, index: int) -> QueuedStep:
+    def _answering(self, call: ModelCall, index: int) -> QueuedStep:
         self._admit(call)
         return normalize_step(self._answer(call), index)
 

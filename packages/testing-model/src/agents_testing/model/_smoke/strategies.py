@@ -22,7 +22,7 @@ from agents_testing.core.json_schema import first_violation
 
 from .._errors import invalid_argument
 from .._script.validation import describe
-from .values import _FORMATS, _implied_type, _merged
+from .values import _FORMATS, _array_shape, _implied_type, _merged
 
 if TYPE_CHECKING:
     from agents.agent import Agent
@@ -247,15 +247,7 @@ class _Builder:
 
     def _array(self, schema: Mapping[str, Any], depth: int) -> Any:
         st = self.st
-        prefix = schema.get("prefixItems")
-        items = schema.get("items", True)
-        if isinstance(items, list):
-            prefix, items = items, schema.get("additionalItems", True)
-        prefix = prefix if isinstance(prefix, list) else []
-        low = schema.get("minItems", 0)
-        high = schema.get("maxItems")
-        low = low if isinstance(low, int) and not isinstance(low, bool) else 0
-        high = high if isinstance(high, int) and not isinstance(high, bool) else None
+        prefix, items, low, high = _array_shape(schema)
         rest_high = max(low, _DEFAULT_MAX_ITEMS) if high is None else high
         unique = schema.get("uniqueItems") is True
         head = st.tuples(*(self.strategy(item, depth + 1) for item in prefix)).map(list)

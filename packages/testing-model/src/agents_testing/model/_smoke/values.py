@@ -307,16 +307,25 @@ def _string(walk: _Walk, schema: Mapping[str, Any], path: str, depth: int) -> An
     return text
 
 
-def _array(walk: _Walk, schema: Mapping[str, Any], path: str, depth: int) -> Any:
+def _array_shape(schema: Mapping[str, Any]) -> tuple[list[Any], Any, int, int | None]:
+    """An array schema's item schemas by position, the schema of the others, and the
+    least and most items (``None``: no most)."""
     prefix = schema.get("prefixItems")
     items = schema.get("items", True)
     if isinstance(items, list):  # the pre-2020 form: a schema per position
         prefix, items = items, schema.get("additionalItems", True)
-    prefix = prefix if isinstance(prefix, list) else []
     low = schema.get("minItems", 0)
     high = schema.get("maxItems")
-    low = low if isinstance(low, int) and not isinstance(low, bool) else 0
-    high = high if isinstance(high, int) and not isinstance(high, bool) else None
+    return (
+        prefix if isinstance(prefix, list) else [],
+        items,
+        low if isinstance(low, int) and not isinstance(low, bool) else 0,
+        high if isinstance(high, int) and not isinstance(high, bool) else None,
+    )
+
+
+def _array(walk: _Walk, schema: Mapping[str, Any], path: str, depth: int) -> Any:
+    prefix, items, low, high = _array_shape(schema)
     count = (
         low
         if depth >= _SHALLOW_DEPTH

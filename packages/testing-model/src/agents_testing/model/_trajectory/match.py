@@ -49,6 +49,20 @@ def match(
     return _unordered(expected, actual, arguments)
 
 
+def _origin_difference(expected: str | None, actual: str | None, what: str, did: str) -> str | None:
+    """Whether the agent a step came from is ``expected`` (None: any agent)."""
+    if expected is None:
+        return None
+    if actual is None:
+        return (
+            f"expected {what} {safe_repr(expected, 80)}, but which agent {did} is not known "
+            f"(a model's calls do not record it)"
+        )
+    if expected != actual:
+        return f"expected {what} {safe_repr(expected, 80)}, got it from {safe_repr(actual, 80)}"
+    return None
+
+
 def difference(
     expected: TrajectoryStep, actual: TrajectoryStep, arguments: ArgumentMode
 ) -> str | None:
@@ -61,17 +75,7 @@ def difference(
                 f"expected a handoff to {safe_repr(expected.target, 80)}, got one to "
                 f"{safe_repr(actual.target, 80)}"
             )
-        if expected.source is not None and actual.source is None:
-            return (
-                f"expected the handoff from {safe_repr(expected.source, 80)}, but which agent "
-                f"handed off is not known (a model's calls do not record it)"
-            )
-        if expected.source is not None and expected.source != actual.source:
-            return (
-                f"expected the handoff from {safe_repr(expected.source, 80)}, got it from "
-                f"{safe_repr(actual.source, 80)}"
-            )
-        return None
+        return _origin_difference(expected.source, actual.source, "the handoff from", "handed off")
     if not isinstance(expected, ToolCallStep) or not isinstance(actual, ToolCallStep):
         return f"expected a call of {safe_repr(getattr(expected, 'name', None), 80)}, got a handoff"
     if expected.name not in (actual.name, actual.kind):
@@ -79,16 +83,9 @@ def difference(
             f"expected a call of {safe_repr(expected.name, 80)}, got a call of "
             f"{safe_repr(actual.name, 80)}"
         )
-    if expected.agent is not None and actual.agent is None:
-        return (
-            f"expected the call from agent {safe_repr(expected.agent, 80)}, but which agent "
-            f"made it is not known (a model's calls do not record it)"
-        )
-    if expected.agent is not None and expected.agent != actual.agent:
-        return (
-            f"expected the call from agent {safe_repr(expected.agent, 80)}, got it from "
-            f"{safe_repr(actual.agent, 80)}"
-        )
+    problem = _origin_difference(expected.agent, actual.agent, "the call from agent", "made it")
+    if problem is not None:
+        return problem
     if arguments != "ignore" and expected.arguments is not NOT_CHECKED:
         problem = _value_difference(
             expected.arguments, actual.arguments, "arguments", subset=arguments == "subset"

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
-from agents_testing.core import safe_repr
+from agents_testing.core import error_fields, safe_repr
 
 from .._errors import ModelScriptError
 
 __all__ = ["UnpricedModel", "UsageBudgetExceeded"]
 
 
+@error_fields
 class UsageBudgetExceeded(ModelScriptError, AssertionError):
     """``assert_usage`` found a run over one or more budgets.
 
@@ -19,20 +20,15 @@ class UsageBudgetExceeded(ModelScriptError, AssertionError):
     the budgets, then the usage per agent and per request.
     """
 
-    _keyword_fields: ClassVar[tuple[str, ...]] = ("exceeded", "report")
+    exceeded: dict[str, tuple[float, float]]
+    report: Any
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        exceeded: dict[str, tuple[float, float]],
-        report: Any,
-    ) -> None:
-        self.exceeded = dict(exceeded)
-        self.report = report
-        super().__init__(message)
+    def __post_init__(self, message: str) -> None:
+        super().__post_init__(message)
+        self.exceeded = dict(self.exceeded)
 
 
+@error_fields
 class UnpricedModel(ModelScriptError, LookupError):
     """A request's model has no price in the table, or its model name is not known.
 
@@ -40,20 +36,9 @@ class UnpricedModel(ModelScriptError, LookupError):
     ``agent`` the agent that made the request and ``known_models`` the names the table has.
     """
 
-    _keyword_fields = ("model", "agent", "known_models")
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        model: str | None,
-        agent: str | None,
-        known_models: tuple[str, ...],
-    ) -> None:
-        self.model = model
-        self.agent = agent
-        self.known_models = known_models
-        super().__init__(message)
+    model: str | None
+    agent: str | None
+    known_models: tuple[str, ...]
 
 
 def unpriced(model: str | None, agent: str | None, known: tuple[str, ...]) -> UnpricedModel:

@@ -12,14 +12,10 @@ and raises :class:`SandboxCallMismatch` with a readable diff when they differ.
 from __future__ import annotations
 
 import base64
-import contextvars
-import functools
 import inspect
 import io
-import os
-import sys
-from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path, PurePath
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import PurePath
 from typing import Any
 
 from agents.sandbox.files import FileEntry
@@ -29,22 +25,15 @@ from agents.sandbox.types import ExecResult
 from pydantic import TypeAdapter
 from pydantic_core import to_jsonable_python
 
-from agents_testing.core import cycle_problem
 from agents_testing.core.cassette import (
-    AllowedSecret,
+    BoundaryCassette,
+    CallRecorder,
     CassetteFormatError,
     CassetteMismatch,
-    CassetteSecretError,
-    CassetteWriteError,
-    Scrubber,
-    allowed_secret_problem,
-    diff_json,
-    dump_cassette,
-    iter_cassette,
-    read_cassette,
-    scan_for_secrets,
-    scrub,
-    write_cassette,
+    ReplayedError,
+    error_json,
+    rebuilt_error,
+    recorded_matcher,
 )
 
 from .._call import SandboxCall
@@ -55,8 +44,6 @@ from .._steps import scriptable_methods
 __all__ = ["ReplayedSandboxError", "SandboxCallMismatch", "SandboxCassette"]
 
 _ROOT = "<workspace>"
-_PACKAGES = ("openai-agents", "agents-testing-sandbox")
-_INSIDE: contextvars.ContextVar[bool] = contextvars.ContextVar("_agents_cassette_inside")
 
 
 class SandboxCallMismatch(SandboxScriptError, CassetteMismatch):
@@ -73,16 +60,8 @@ class SandboxCallMismatch(SandboxScriptError, CassetteMismatch):
         return (type(self), (self.call_index, self.differences))
 
 
-class ReplayedSandboxError(Exception):
+class ReplayedSandboxError(ReplayedError):
     """A recorded session error whose original type cannot be rebuilt on replay."""
-
-    def __init__(self, error_type: str, message: str) -> None:
-        self.error_type = error_type
-        self.message = message
-        super().__init__(f"{error_type}: {message}")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.error_type, self.message))
 
 
 # -- values as JSON -------------------------------------------------------------------
@@ -210,21 +189,11 @@ def _canonical(
 # -- recording ------------------------------------------------------------------------
 
 
-class _Recorder:
+class _Recorder(CallRecorder):
     def __init__(self, session: Any) -> None:
+        super().__init__()
         self.session = session
         self.calls: list[dict[str, Any]] = []
-        # Why the recording cannot be written (a value with no JSON form); the run goes
-        # on as with the session alone, and writing the cassette refuses.
-        self.unwritable: list[str] = []
-
-    def _json(self, value: Any, root: str | None, where: str) -> Any:
-        """``value`` as cassette JSON, or None when it contains itself (noted as unwritable)."""
-        problem = cycle_problem(value, where)
-        if problem is not None:
-            self.unwritable.append(problem)
-            return None
-        return _json(value, root)
 
     @property
     def root(self) -> str | None:
@@ -232,120 +201,67 @@ class _Recorder:
         root = getattr(manifest, "root", None)
         return str(root) if root else None
 
-    def wrap(self, method: str) -> None:
-        original = getattr(self.session, method)
+    def wrap_method(self, method: str) -> None:
+        async def record(original: Callable[..., Any], args: Any, kwargs: Any) -> Any:
+            return await self._record(method, original, tuple(args), kwargs)
 
-        @functools.wraps(original)
-        async def recorded(*args: Any, **kwargs: Any) -> Any:
-            if _INSIDE.get(False):
-                # A call the session makes on itself belongs to the outer call.
-                return await original(*args, **kwargs)
-            token = _INSIDE.set(True)
-            root = self.root
-            if method == "write" and len(args) >= 2 and hasattr(args[1], "read"):
-                content = _drain(args[1])
-                data = content.encode("utf-8") if isinstance(content, str) else content
-                args = (args[0], io.BytesIO(data), *args[2:])
-                shown: tuple[Any, ...] = (args[0], data, *args[2:])
-            else:
-                shown = args
-            shown, named = _canonical(method, shown, kwargs)
-            entry: dict[str, Any] = {
-                "method": method,
-                "args": self._json(list(shown), root, f"{method}() args"),
-                "kwargs": self._json(named, root, f"{method}() kwargs"),
-            }
-            self.calls.append(entry)
-            try:
-                result = await original(*args, **kwargs)
-            except Exception as error:
-                kind = type(error)
-                entry["error"] = {
-                    "type": f"{kind.__module__}.{kind.__qualname__}",
-                    "message": _relative(str(error), root),
-                }
-                raise
-            finally:
-                _INSIDE.reset(token)
-            if method == "read" and hasattr(result, "read"):
-                content = _drain(result)
-                if isinstance(content, str):
-                    entry["result"] = {"string": _relative(content, root)}
-                    return io.StringIO(content)
-                entry["result"] = _bytes_json(content)
-                return io.BytesIO(content)
-            entry["result"] = self._json(result, root, f"{method}() result")
-            return result
+        self.wrap(self.session, method, record)
 
-        setattr(self.session, method, recorded)
+    async def _record(
+        self, method: str, original: Callable[..., Any], args: tuple[Any, ...], kwargs: Any
+    ) -> Any:
+        root = self.root
+        if method == "write" and len(args) >= 2 and hasattr(args[1], "read"):
+            content = _drain(args[1])
+            data = content.encode("utf-8") if isinstance(content, str) else content
+            args = (args[0], io.BytesIO(data), *args[2:])
+            shown: tuple[Any, ...] = (args[0], data, *args[2:])
+        else:
+            shown = args
+        shown, named = _canonical(method, shown, kwargs)
+        entry: dict[str, Any] = {
+            "method": method,
+            "args": self.json(list(shown), f"{method}() args", lambda value: _json(value, root)),
+            "kwargs": self.json(named, f"{method}() kwargs", lambda value: _json(value, root)),
+        }
+        self.calls.append(entry)
+        try:
+            result = await original(*args, **kwargs)
+        except Exception as error:
+            entry["error"] = error_json(error, _relative(str(error), root))
+            raise
+        if method == "read" and hasattr(result, "read"):
+            content = _drain(result)
+            if isinstance(content, str):
+                entry["result"] = {"string": _relative(content, root)}
+                return io.StringIO(content)
+            entry["result"] = _bytes_json(content)
+            return io.BytesIO(content)
+        entry["result"] = self.json(result, f"{method}() result", lambda value: _json(value, root))
+        return result
 
 
-class SandboxCassette:
+class SandboxCassette(BoundaryCassette):
     """The cassette file of one test at the sandbox boundary.
 
     ``scrubbers``, ``secrets``, ``allowed_secrets`` and ``allow_secrets`` work as for
     ``ModelCassette``.
     """
 
-    def __init__(
-        self,
-        path: str | os.PathLike[str],
-        *,
-        scrubbers: Sequence[Scrubber] = (),
-        secrets: Iterable[str] = (),
-        allow_secrets: bool = False,
-        allowed_secrets: Iterable[AllowedSecret] = (),
-    ) -> None:
-        self.path = Path(path)
-        self.scrubbers = tuple(scrubbers)
-        self.secrets = tuple(secrets)
-        self.allow_secrets = bool(allow_secrets)
-        self.allowed_secrets = tuple(allowed_secrets)
-        for entry in self.allowed_secrets:
-            problem = allowed_secret_problem(entry)
-            if problem is not None:
-                raise CassetteFormatError(None, f"invalid allowed secret: {problem}.")
-        self._recorder: _Recorder | None = None
-
-    @property
-    def exists(self) -> bool:
-        """Whether the cassette file is there."""
-        return self.path.is_file()
+    boundary = "sandbox"
+    packages = ("openai-agents", "agents-testing-sandbox")
 
     def record(self, session: Any) -> Any:
         """Record every public operation of the live ``session``; returns the same session."""
         recorder = _Recorder(session)
         for method in sorted(scriptable_methods()):
             if callable(getattr(session, method, None)):
-                recorder.wrap(method)
+                recorder.wrap_method(method)
         self._recorder = recorder
         return session
 
-    def _checked_calls(self) -> list[dict[str, Any]]:
-        """The recorded calls, scrubbed; raises ``CassetteSecretError`` (a secret left in
-        them) or ``CassetteWriteError`` (a value with no JSON form)."""
-        if self._recorder is None:
-            raise CassetteFormatError(str(self.path), "nothing was recorded; call record() first.")
-        if self._recorder.unwritable:
-            raise CassetteWriteError(str(self.path), f"{self._recorder.unwritable[0]}.")
-        calls: list[dict[str, Any]] = scrub(self._recorder.calls, self.scrubbers)
-        if not self.allow_secrets:
-            live = [*self.secrets, *filter(None, [os.environ.get("OPENAI_API_KEY")])]
-            findings = scan_for_secrets(
-                calls, live_secrets=live, root="calls", allowed=self.allowed_secrets
-            )
-            if findings:
-                raise CassetteSecretError(str(self.path), findings)
-        return calls
-
-    def dumps(self) -> str:
-        """The cassette text :meth:`save` would write; raises ``CassetteSecretError``."""
-        return dump_cassette("sandbox", self._checked_calls(), packages=_PACKAGES)
-
-    def save(self) -> None:
-        """Scan the recorded calls for secrets and write the cassette file atomically."""
-        calls = self._checked_calls()
-        write_cassette(self.path, iter_cassette("sandbox", calls, packages=_PACKAGES))
+    def _recording(self, recorder: _Recorder) -> list[Any]:
+        return recorder.calls
 
     def replay(self, *, manifest: Manifest | None = None) -> ScriptedSandboxSession:
         """The cassette as a :func:`scripted_sandbox_session`, one step per recorded call.
@@ -354,7 +270,7 @@ class SandboxCassette:
         (naming the file and the JSON path) when it cannot be read.
         """
         where = str(self.path)
-        calls = read_cassette(self.path, "sandbox")
+        calls = self._read()
         root = str((manifest or Manifest()).root)
         steps = [self._step(call, index, root, where) for index, call in enumerate(calls)]
         try:
@@ -380,24 +296,17 @@ class SandboxCassette:
             raise CassetteFormatError(where, "it must be a list of arguments.", f"{at}.args")
         if not isinstance(call.get("kwargs"), dict):
             raise CassetteFormatError(where, "it must be an object of arguments.", f"{at}.kwargs")
-        expected = {"args": call["args"], "kwargs": call["kwargs"]}
-        scrubbers = self.scrubbers
 
-        def match(live: SandboxCall) -> bool:
-            actual = scrub(
-                {"args": _json(list(live.args), root), "kwargs": _json(dict(live.kwargs), root)},
-                scrubbers,
-            )
-            if actual != expected:
-                lines = diff_json(expected, actual, f"{method}()")
-                raise SandboxCallMismatch(live.call_index, lines)
-            return True
+        def live(call: SandboxCall) -> Any:
+            return {"args": _json(list(call.args), root), "kwargs": _json(dict(call.kwargs), root)}
 
+        recorded = {"args": call["args"], "kwargs": call["kwargs"]}
+        match = recorded_matcher(recorded, live, self.scrubbers, f"{method}()", SandboxCallMismatch)
         step: dict[str, Any] = {"method": method, "match": match}
         part = "error" if "error" in call else "result"
         try:
             if part == "error":
-                step["error"] = _error(call["error"])
+                step["error"] = rebuilt_error(call["error"], ReplayedSandboxError)
             else:
                 step["result"] = _result(method, call.get("result"), root)
         except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as error:
@@ -407,19 +316,6 @@ class SandboxCassette:
                 f"{at}.{part}",
             ) from None
         return step
-
-
-def _error(data: Mapping[str, Any]) -> BaseException:
-    name, message = str(data["type"]), str(data["message"])
-    module_name, _, qualname = name.rpartition(".")
-    module = sys.modules.get(module_name)
-    kind = getattr(module, qualname, None) if module is not None else None
-    if isinstance(kind, type) and issubclass(kind, Exception):
-        try:
-            return kind(message)
-        except Exception:
-            pass
-    return ReplayedSandboxError(name, message)
 
 
 # Public names show the package, however this module was first imported.

@@ -8,22 +8,20 @@ imported here.
 from __future__ import annotations
 
 import inspect
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agents_testing.core.cassette import CassetteError
+from agents_testing.core.cassette import CassetteError, CassetteUse
 
+from .._session import ScriptedSandboxSession
 from .cassette import SandboxCassette
 
 if TYPE_CHECKING:
     from agents_testing.core.cassette_pytest import CassetteOptions
 
-    from .._session import ScriptedSandboxSession
-
 __all__ = ["SandboxCassetteFixture"]
 
 
-class SandboxCassetteFixture:
+class SandboxCassetteFixture(CassetteUse[SandboxCassette, ScriptedSandboxSession]):
     """This test's sandbox cassette: ``await session(real)`` records ``real`` or replays.
 
     ``real`` is a live session, or a callable returning one (or an awaitable of one), so
@@ -33,23 +31,12 @@ class SandboxCassetteFixture:
     """
 
     def __init__(self, options: CassetteOptions) -> None:
-        self.mode = options.mode
-        self.cassette = SandboxCassette(options.path, **options.settings)
-        self.replaying: ScriptedSandboxSession | None = None
-        self.recording = False
-        self._options = options
-
-    @property
-    def path(self) -> Path:
-        """Where this test's cassette is."""
-        return self.cassette.path
+        super().__init__(options, SandboxCassette(options.path, **options.settings))
 
     async def session(self, real: Any = None, *, manifest: Any = None) -> Any:
         """The session for this test (pass it as ``RunConfig(sandbox={"session": ...})``)."""
-        if not self._options.records(self.cassette.exists):
-            self._options.check_replayable()
-            self.replaying = self.cassette.replay(manifest=manifest)
-            return self.replaying
+        if not self._records():
+            return self._replayed(self.cassette.replay(manifest=manifest))
         if real is None:
             raise CassetteError(
                 f"Recording {self.path} needs the real session: "
@@ -58,8 +45,7 @@ class SandboxCassetteFixture:
         live = real() if callable(real) else real
         if inspect.isawaitable(live):
             live = await live
-        self.recording = True
-        return self.cassette.record(live)
+        return self.cassette.record(self._recorded(live))
 
 
 # Public names show the package, however this module was first imported.

@@ -9,9 +9,8 @@ from typing import Any
 from agents_testing.core import cycle_problem, ordinal
 
 from .._call import SandboxCall
-from .._errors import closed_stream, cyclic_argument, uncopyable_argument, unsupported_stream
-from .streams import StreamRefused
-from .values import CopyFailed, freeze, is_plain, thaw
+from .._errors import unrecordable_argument
+from .values import frozen, is_plain, thaw
 
 __all__ = ["copy_call", "record_call"]
 
@@ -19,23 +18,21 @@ __all__ = ["copy_call", "record_call"]
 def _frozen(method: str, call_index: int, argument: str, value: Any, wrap_errors: bool) -> Any:
     if cycle_problem(value) is not None:
         # The SDK's own double never finishes copying such a value; this says why.
-        raise cyclic_argument(type(value).__name__, method, call_index, argument)
-    try:
-        return freeze(value)
-    except StreamRefused as refused:
-        stream: StreamRefused | None = refused
-        original: BaseException | None = None
-    except CopyFailed as failed:
-        stream, original = None, failed.original
-    # Raised outside the handlers: the caller's own exception must not be chained to ours.
+        raise unrecordable_argument("cyclic", type(value).__name__, method, call_index, argument)
+    snapshot, stream, original = frozen(value)
     if stream is not None:
         if stream.closed:
-            raise closed_stream(stream.text, stream.kind, method, call_index, argument)
-        raise unsupported_stream(stream.kind, method, call_index, argument)
-    assert original is not None
+            text = "text" if stream.text else "byte"
+            raise unrecordable_argument(
+                "closed_stream", stream.kind, method, call_index, argument, stream=text
+            )
+        raise unrecordable_argument("unsupported_stream", stream.kind, method, call_index, argument)
+    if original is None:
+        return snapshot
     if wrap_errors:
-        raise uncopyable_argument(
-            type(value).__name__, type(original).__name__, method, call_index, argument
+        failure = type(original).__name__
+        raise unrecordable_argument(
+            "uncopyable", type(value).__name__, method, call_index, argument, failure=failure
         ) from original
     add_note = getattr(original, "add_note", None)
     if add_note is not None:

@@ -11,14 +11,15 @@ their identity; anything else is deep-copied with ``copy.deepcopy``'s protocol.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import PurePath
 from typing import Any
 
 from agents_testing.core import UncopyableValue, detach
 
-from .streams import StreamSnapshot, capture_stream
+from .streams import StreamRefused, StreamSnapshot, capture_stream
 
-__all__ = ["CopyFailed", "freeze", "holds_stream", "is_plain", "thaw"]
+__all__ = ["CopyFailed", "freeze", "frozen", "holds_stream", "is_plain", "thaw"]
 
 # Values that cannot change, so a snapshot may share them.
 _ATOMIC: frozenset[type] = frozenset(
@@ -50,16 +51,8 @@ def freeze(value: Any) -> Any:
         return value
     if isinstance(value, io.IOBase):
         return capture_stream(value)
-    if kind is tuple:
-        return tuple([freeze(item) for item in value])
-    if kind is list:
-        return [freeze(item) for item in value]
-    if kind is dict:
-        return {freeze(key): freeze(item) for key, item in value.items()}
-    if kind is set:
-        return {freeze(item) for item in value}
-    if kind is frozenset:
-        return frozenset([freeze(item) for item in value])
+    if kind in _CONTAINERS:
+        return _rebuilt(value, kind, freeze)
     if callable(value):
         return value
     try:
@@ -77,19 +70,34 @@ def thaw(value: Any) -> Any:
         return value
     if kind is StreamSnapshot:
         return value.fresh()
-    if kind is tuple:
-        return tuple([thaw(item) for item in value])
-    if kind is list:
-        return [thaw(item) for item in value]
-    if kind is dict:
-        return {thaw(key): thaw(item) for key, item in value.items()}
-    if kind is set:
-        return {thaw(item) for item in value}
-    if kind is frozenset:
-        return frozenset([thaw(item) for item in value])
+    if kind in _CONTAINERS:
+        return _rebuilt(value, kind, thaw)
     if callable(value) or isinstance(value, PurePath):
         return value
     return detach(value)
+
+
+def frozen(value: Any) -> tuple[Any, StreamRefused | None, BaseException | None]:
+    """:func:`freeze` of ``value``, or why not: the stream refused, or the exception its
+    copy raised. Nothing is raised, so the caller raises its own error outside any handler
+    (the value's own exception is then chained to nothing of ours)."""
+    try:
+        return freeze(value), None, None
+    except StreamRefused as refused:
+        return None, refused, None
+    except CopyFailed as failed:
+        return None, None, failed.original
+
+
+def _rebuilt(value: Any, kind: type, copy: Callable[[Any], Any]) -> Any:
+    """A tuple, list, dict, set or frozenset rebuilt of ``copy`` of each item (and key)."""
+    if kind is dict:
+        return {copy(key): copy(item) for key, item in value.items()}
+    items = [copy(item) for item in value]
+    return items if kind is list else kind(items)
+
+
+_CONTAINERS: frozenset[type] = frozenset({tuple, list, dict, set, frozenset})
 
 
 def holds_stream(value: Any) -> bool:
