@@ -73,7 +73,7 @@ def make_venv(path: Path, *requirements: str | Path) -> Path:
     """A fresh virtualenv at ``path`` with ``requirements`` installed; its python."""
     call(uv(), "venv", "-q", "--python", sys.executable, path)
     python = path / "bin" / "python"
-    call(uv(), "pip", "install", "-q", "--compile-bytecode", "--python", python, *requirements)
+    call(uv(), "pip", "install", "-q", "--python", python, *requirements)
     return python
 
 
