@@ -7,24 +7,21 @@ nightly or manual run: ``HYPOTHESIS_PROFILE=thorough uv run pytest -k propert``)
 Many tests start fresh interpreters (the bridge acts at start-up). With
 ``PYTHONDONTWRITEBYTECODE`` set, each would compile the SDK and the ``openai`` client
 again, seconds apiece; instead every process of the run, the xdist workers and their
-subprocesses, shares compiled byte-code in a cache directory outside the source tree.
+subprocesses, writes and reads byte-code where Python keeps it by default, beside the
+sources (``__pycache__``, ignored by git). There the byte-code an installer compiled
+(``uv sync --compile-bytecode``) is used as it is; a ``PYTHONPYCACHEPREFIX`` would make
+every new environment compile the SDK again on its first run.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-import tempfile
-from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 
-_PYCACHE = Path(tempfile.gettempdir()) / f"agents-testing-pycache-{os.getuid()}"
-if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
-    os.environ.pop("PYTHONDONTWRITEBYTECODE")
-    os.environ["PYTHONPYCACHEPREFIX"] = str(_PYCACHE)
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):
     sys.dont_write_bytecode = False
-    sys.pycache_prefix = str(_PYCACHE)
 
 settings.register_profile(
     "ci",

@@ -86,7 +86,7 @@ async def test_a_run_retries_a_rate_limit_and_an_overload_then_succeeds_on_virtu
     # (2 s * 2); seven seconds pass on the clock, none on the wall.
     assert virtual_clock.sleeps == [3.0, 4.0]
     assert virtual_clock.now == 7.0
-    assert wall < 1.0
+    assert wall < 5.0  # far less than the 7 s that passed on the clock, even on a busy machine
     first, second, third = model.calls
     assert first.input == second.input == third.input
     run = result.result if isinstance(result, StreamedRun) else result
