@@ -53,6 +53,9 @@ def clone_repository(dest: Path) -> Path:
 def release_command(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     """Run the clone's own release script, as a maintainer would."""
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV",)}
+    # No byte-code beside the clone's scripts: the tests compare everything in it,
+    # ignored files included, before and after a refused release.
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
     done = subprocess.run(
         [sys.executable, str(repo / "scripts" / "release.py"), *args],
         cwd=repo,
