@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import warnings
 
 import pytest
 from agents import Agent, RunConfig, Runner, function_tool
@@ -165,3 +166,20 @@ async def test_the_next_test_on_that_loop_gets_a_clock_of_its_own(
 
     assert virtual_clock.sleeps == [1.0]
     assert asyncio.get_running_loop().time() == 1.0
+
+
+def test_a_loop_that_used_its_executor_shuts_it_down_in_real_time_under_the_clock() -> None:
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, time.sleep, 0.01)
+        await asyncio.sleep(5.0)
+
+    with warnings.catch_warnings():
+        # From Python 3.12 the loop waits for its executor's threads with a timeout of
+        # 300 s on its own time: a clock that jumped would end the wait at once and warn.
+        warnings.simplefilter("error", RuntimeWarning)
+        with virtual_clock() as clock:
+            asyncio.run(main())
+
+    assert clock.sleeps == [5.0]
+    assert clock.now == 5.0

@@ -6,8 +6,8 @@ starts at 0 and moves only when the loop has nothing to do but wait for a timer.
 the clock jumps to that timer instead of waiting, so ``asyncio.sleep(30)``, an
 ``asyncio.wait_for`` timeout or the SDK's retry back-off cost no wall time, and the
 loop's time after them is exactly what the waits add up to. Real I/O and threads still
-take their real time: while the loop's executor runs a job, or a socket or pipe has
-something to deliver, the clock does not jump.
+take their real time: while the loop's executor runs a job (or the loop waits for its
+threads to end), or a socket or pipe has something to deliver, the clock does not jump.
 
 Why our own and not ``looptime``: looptime needs Python 3.11 from 0.8 on (we support
 3.10), installs three pytest plugins into every test run of the project (an option and
@@ -176,6 +176,7 @@ class VirtualClock:
         clock = self
         real_time = _BaseEventLoop.time
         real_run_in_executor = _BaseEventLoop.run_in_executor
+        real_shutdown_executor = _BaseEventLoop.shutdown_default_executor
         real_sleep = asyncio.sleep
         real_wait_for = asyncio.wait_for
         real_wait = asyncio.wait
@@ -195,6 +196,16 @@ class VirtualClock:
                 future.add_done_callback(clock._executor_job_done)
             return future
 
+        async def shutdown_default_executor(loop: Any, *args: Any, **kwargs: Any) -> None:
+            # Joining the executor's threads is thread work too: from Python 3.12 the
+            # loop waits for it with a timeout on its own time, which must not jump.
+            counted = loop is clock._loop
+            clock._executor_jobs += counted
+            try:
+                return await real_shutdown_executor(loop, *args, **kwargs)
+            finally:
+                clock._executor_jobs -= counted
+
         async def sleep(delay: float, result: Any = None) -> Any:
             clock._note("sleep", delay)
             return await real_sleep(delay, result)
@@ -211,6 +222,7 @@ class VirtualClock:
 
         self._replace(_BaseEventLoop, "time", loop_time)
         self._replace(_BaseEventLoop, "run_in_executor", run_in_executor)
+        self._replace(_BaseEventLoop, "shutdown_default_executor", shutdown_default_executor)
         for module in (asyncio, asyncio.tasks):
             self._replace(module, "sleep", sleep)
             self._replace(module, "wait_for", wait_for)
