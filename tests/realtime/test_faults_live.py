@@ -16,7 +16,6 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
-import websockets
 from agents.realtime import (
     RealtimeAgent,
     RealtimeModel,
@@ -28,6 +27,8 @@ from agents.realtime.model import RealtimeModelListener
 from agents.realtime.openai_realtime import OpenAIRealtimeWebSocketModel
 
 from agents_testing.realtime import RealtimeFault, RealtimeStep, ScriptedRealtimeModel
+
+from .._websocket import local_websocket_server
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
 
@@ -48,13 +49,8 @@ async def dropping_server(code: int) -> AsyncIterator[str]:
                 await connection.close(code, "closing")
             return
 
-    server = await websockets.serve(handler, "127.0.0.1", 0)
-    try:
-        port = server.sockets[0].getsockname()[1]
-        yield f"ws://127.0.0.1:{port}"
-    finally:
-        server.close()
-        await server.wait_closed()
+    async with local_websocket_server(handler) as url:
+        yield url
 
 
 class Seen(RealtimeModelListener):

@@ -30,6 +30,8 @@ from agents_testing.voice import (
     pcm16_samples,
 )
 
+from .._websocket import local_websocket_server
+
 pytestmark = [pytest.mark.asyncio, pytest.mark.slow]
 
 GUARD_SECONDS = 20.0
@@ -61,12 +63,8 @@ async def transcription_server() -> AsyncIterator[str]:
                     connection.transport.abort()
                     return
 
-    server = await websockets.serve(handler, "127.0.0.1", 0)
-    try:
-        yield f"ws://127.0.0.1:{server.sockets[0].getsockname()[1]}/v1/realtime"
-    finally:
-        server.close()
-        await server.wait_closed()
+    async with local_websocket_server(handler, "/v1/realtime") as url:
+        yield url
 
 
 async def call(stt: STTModel) -> dict[str, Any]:
