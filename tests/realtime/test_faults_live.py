@@ -26,6 +26,7 @@ from agents.realtime import (
 from agents.realtime.model import RealtimeModelListener
 from agents.realtime.openai_realtime import OpenAIRealtimeWebSocketModel
 
+from agents_testing.core import compat
 from agents_testing.realtime import RealtimeFault, RealtimeStep, ScriptedRealtimeModel
 
 from .._websocket import local_websocket_server
@@ -128,4 +129,6 @@ async def test_a_scripted_drop_matches_a_real_socket_drop(code: int) -> None:
     )
 
     assert scripted == real
-    assert real["listener"]  # the drop was reported at all
+    # The drop was reported at all: a broken connection by every release; a clean close
+    # (1000) is reported by the newer ones (0.14.8 ends quietly, and so does the double).
+    assert real["listener"] or (code == 1000 and not compat.sdk_at_least(0, 24, 0))
