@@ -16,15 +16,12 @@ may end with the server dying (``"crash": True``). The errors are those the inst
 
 from __future__ import annotations
 
-import math
-
 from ._wire import protocol_error, protocol_error_class
 
 __all__ = [
     "closed_session_error",
     "connection_closed",
     "request_timeout",
-    "timeout_problem",
 ]
 
 CONNECTION_CLOSED = -32000
@@ -59,21 +56,6 @@ def request_timeout(seconds: float, method: str = "tools/call") -> Exception:
             "seconds.",
         )
     return protocol_error(_V2_REQUEST_TIMEOUT, f"Request {method!r} timed out")
-
-
-def timeout_problem(value: object) -> str | None:
-    """Why ``value`` cannot be a ``client_session_timeout_seconds``, or ``None``.
-
-    As on the SDK's servers: ``None`` or 0 mean no timeout, anything else is a positive,
-    finite number of seconds.
-    """
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return f"a number of seconds or None, got {type(value).__name__}"
-    if math.isnan(value) or math.isinf(value) or value < 0:
-        return f"zero (no timeout) or a positive, finite number of seconds, got {value!r}"
-    return None
 
 
 # Public names show the package, however this module was first imported.

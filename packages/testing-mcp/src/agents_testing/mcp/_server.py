@@ -25,11 +25,12 @@ from agents_testing.core import (
     exception_problem,
     fresh_error,
     scripted_wait,
+    seconds_problem,
 )
 
 from ._call import MCPCall, MCPRequest, copy_call, readonly
 from ._errors import InvalidMCPArgument, InvalidMCPStepReason, MCPScriptError
-from ._faults import closed_session_error, connection_closed, request_timeout, timeout_problem
+from ._faults import closed_session_error, connection_closed, request_timeout
 from ._listing import serve
 from ._listing.definitions import (
     ScriptedPrompt,
@@ -135,8 +136,9 @@ class ScriptedMCPServer(ScriptedDouble[Step, MCPCall, MCPStepSpec], MCPServer):
             raise _argument(
                 "retry_backoff_seconds_base", "a number of seconds", retry_backoff_seconds_base
             )
-        problem = timeout_problem(client_session_timeout_seconds)
-        if problem is not None:
+        # As on the SDK's servers: None or 0 mean no timeout, else seconds to wait.
+        timeout = client_session_timeout_seconds
+        if timeout is not None and seconds_problem(timeout) is not None:
             raise _argument(
                 "client_session_timeout_seconds",
                 "zero or None (no timeout) or a positive, finite number of seconds",
